@@ -14,7 +14,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { likePattern, textMatch } from './listQuery';
 import type { ResourceModel } from './model';
-import { SEARCH_SEPARATOR, searchTable } from './searchIndex';
+import { SEARCH_BUCKET, SEARCH_SEPARATOR, searchTable } from './searchIndex';
 
 type Dialect = 'sqlite' | 'postgres';
 
@@ -114,29 +114,65 @@ export function freeText(
 
 /**
  * `q` alone in id order on PostgreSQL (doc mode): one page of the matching ids, as a derived table
- * `alias(id)` for the page query to join its records to. The ids come from the trigram index (a bitmap
- * scan) and only they are sorted: `order by id + 0` keeps the planner from walking the primary key
- * backwards with the LIKE as a filter, which reads the whole table for a rare word, without the
- * MATERIALIZED CTE of {@link matchingIds} (a tuplestore written and read for every match), and the join
- * replaces `id in (...)`'s hash aggregate (about 0.1-0.2 ms less backend CPU per search on the full Tate
- * file, issue 20 item 6). `limit` and `offset` are InitPlans like the pattern: with bare `$n` a custom plan
- * (which knows the limit) looks cheaper than the generic one, so PostgreSQL planned the statement again on
- * every call, about 0.4 ms of backend CPU each (pgbench, the bench's query for `sea`: 1.65 → 1.2 ms).
- * Binds the pattern, then `limit` and `offset`.
+ * `alias(id)` for the page query to join its records to. Binds the pattern, then `limit` and `offset`.
+ *
+ * Two ways to the same ids, the caller picks by {@link walkPays}:
+ * - `walk` false: every match from the trigram index (a bitmap scan), then only the ids sorted: `order by
+ *   id + 0` keeps the planner from walking the primary key backwards with the LIKE as a filter, which
+ *   reads the whole table for a rare word. Costs one heap visit per match (150-2,000 for the bench's
+ *   words on the Tate file, about 0.4 µs each).
+ * - `walk` true: the id buckets (`id / SEARCH_BUCKET`, the second column of the index, searchIndex.ts)
+ *   from the page's end of the table, one index scan each (the bucket and the trigrams intersected
+ *   inside GIN, btree_gin), until the page is full: a nested loop under the limit stops there, so a
+ *   common word visits the matches of one or two buckets instead of all of them (pgbench, the bench's
+ *   words on the Tate file: 0.65-0.79 → 0.27-0.28 ms per call; "the" 5.4 → 0.28 ms). Buckets are visited
+ *   in id order and `id / n` never decreases as `id` grows, so bucket by bucket, each sorted, is id
+ *   order. An empty table has no bucket to visit.
+ * `limit` and `offset` are InitPlans like the pattern: with bare `$n` a custom plan (which knows the
+ * limit) looks cheaper than the generic one, so PostgreSQL planned the statement again on every call,
+ * about 0.4 ms of backend CPU each (pgbench, the bench's query for `sea`: 1.65 → 1.2 ms).
  */
 export function pageIds(
   model: ResourceModel,
   text: string,
   page: { order: 'asc' | 'desc'; limit: number; offset: number },
   alias: string,
+  walk = false,
 ) {
   const [param] = textParams(model, 'postgres', text);
   const st = sql.table(searchTable(model.table));
+  const dir = sql.raw(page.order);
+  const tail = sql`limit (select ${page.limit}::bigint) offset (select ${page.offset}::bigint)`;
+  if (!walk)
+    return sql<{
+      id: number;
+    }>`(select id from ${st} where ${docLike(param)} order by id + 0 ${dir} ${tail})`.as(alias);
+  const n = sql.raw(String(SEARCH_BUCKET));
+  const [from, to, step] =
+    page.order === 'desc'
+      ? [sql`max(id)`, sql`min(id)`, sql.raw('-1')]
+      : [sql`min(id)`, sql`max(id)`, sql.raw('1')];
   return sql<{
     id: number;
-  }>`(select id from ${st} where ${docLike(param)} order by id + 0 ${sql.raw(page.order)} limit (select ${page.limit}::bigint) offset (select ${page.offset}::bigint))`.as(
+  }>`(select m.id from generate_series((select ${from} / ${n} from ${st}), (select ${to} / ${n} from ${st}), ${step}) as b(b) cross join lateral (select id from ${st} where ${docLike(param)} and id / ${n} = b.b order by id ${dir}) as m ${tail})`.as(
     alias,
   );
+}
+
+/**
+ * Whether the bucket walk of {@link pageIds} costs less than visiting every match, from what is known
+ * before the page is read: `total` matches (the cached count), `need` = offset + limit rows, and
+ * `idSpan` = max(id) - min(id) of the table (from the count statement; undefined: not known yet).
+ * Cost model, measured on the Tate file (pgbench): a match visited costs about 0.4 µs, a bucket's index
+ * scan about 10 µs; matches spread evenly would fill the page after need × buckets / total buckets, and
+ * a factor 4 stands for the clustering of real data (a collection's series have neighbouring ids),
+ * plus a factor 2 of margin: walk when total² > 200 × need × buckets. The Tate file (13 buckets, page
+ * of 20): words with more than about 230 matches walk. Either way the same ids come back.
+ */
+export function walkPays(total: number, need: number, idSpan: number | undefined): boolean {
+  if (idSpan === undefined || !(total > 0)) return false;
+  const buckets = Math.floor(idSpan / SEARCH_BUCKET) + 1;
+  return total * total > 200 * need * buckets;
 }
 
 /**
@@ -153,7 +189,8 @@ export function pageCondition(
 
 /**
  * The total of `q` alone (fts / doc modes), compiled: counted on the index table itself, which holds
- * one row per record.
+ * one row per record. On PostgreSQL the row also carries `span`, max(id) - min(id) of that table (two
+ * index-only lookups), for {@link walkPays}.
  */
 export function countMatches(db: Kysely<any>, model: ResourceModel, dialect: Dialect, text: string) {
   if (dialect === 'sqlite')
@@ -166,5 +203,8 @@ export function countMatches(db: Kysely<any>, model: ResourceModel, dialect: Dia
   const st = sql.table(searchTable(model.table));
   return sql<{
     total: number;
-  }>`select count(*) as total from ${st} where ${docLike(param)}`.compile(db);
+    span: number | null;
+  }>`select count(*) as total, (select max(id) - min(id) from ${st}) as span from ${st} where ${docLike(param)}`.compile(
+    db,
+  );
 }

@@ -37,7 +37,7 @@ import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import { direction, filterTarget, filtersOf, paging, parseIds, type ListQuery } from './listQuery';
-import { countMatches, freeText, pageCondition, pageIds, textMode, textParams } from './freeText';
+import { countMatches, freeText, pageCondition, pageIds, textMode, textParams, walkPays } from './freeText';
 import type { ResourceModel } from './model';
 import { columnValues, filterValue, nfcPlainText, recordBuilder, stateColumnsOf as stateOf } from './records';
 import type { RecordOut } from './records';
@@ -100,6 +100,11 @@ export class Repository<R extends object = RecordOut> {
   private readonly alias = new Map<string, string>();
   /** Totals of list queries (countCache.ts); cleared after each write of this repository. */
   readonly totals: CountCache;
+  /**
+   * PostgreSQL: max(id) - min(id) of the search table when a `q` total was last counted (freeText.ts
+   * `walkPays`); a hint for choosing the page's plan, never for which rows come back.
+   */
+  private idSpan: number | undefined;
   /** The `x-schemaFrom` properties (schemaFrom.ts). */
   private readonly schemaFrom: SchemaFromSpec[];
 
@@ -204,32 +209,52 @@ export class Repository<R extends object = RecordOut> {
       ...(text ? textParams(this.model, this.dialect, text) : []),
       ...names.map((n) => this.filterParam(n, filters[n])),
     ];
-    const shape = JSON.stringify([ids?.length ?? null, mode, names, sort, order]);
-    let compiled = this.listSql.get(shape);
-    if (compiled === undefined) {
-      const built = this.buildList(db, { ids, text, filters, names, sort, order, ftsPage, limit, offset });
-      const same = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
-      compiled =
-        same(built.count.parameters, where) && same(built.page.parameters, [...where, limit, offset])
-          ? { page: built.page.sql, count: built.count.sql }
-          : null;
-      if (this.listSql.size >= MAX_LIST_SHAPES) this.listSql.delete(this.listSql.keys().next().value!);
-      this.listSql.set(shape, compiled);
-    }
-    let pageSql: string, countSql: string, pageParams: readonly unknown[], countParams: readonly unknown[];
-    if (compiled) {
-      [pageSql, countSql] = [compiled.page, compiled.count];
-      [pageParams, countParams] = [[...where, limit, offset], where];
-    } else {
-      const built = this.buildList(db, { ids, text, filters, names, sort, order, ftsPage, limit, offset });
-      [pageSql, countSql] = [built.page.sql, built.count.sql];
-      [pageParams, countParams] = [built.page.parameters, built.count.parameters];
-    }
+    const shapeOf = (walk: boolean) => {
+      const shape = JSON.stringify([ids?.length ?? null, mode, names, sort, order, walk]);
+      let compiled = this.listSql.get(shape);
+      const q = { ids, text, filters, names, sort, order, ftsPage, limit, offset, walk };
+      if (compiled === undefined) {
+        const built = this.buildList(db, q);
+        const same = (a: readonly unknown[], b: readonly unknown[]) =>
+          JSON.stringify(a) === JSON.stringify(b);
+        compiled =
+          same(built.count.parameters, where) && same(built.page.parameters, [...where, limit, offset])
+            ? { page: built.page.sql, count: built.count.sql }
+            : null;
+        if (this.listSql.size >= MAX_LIST_SHAPES) this.listSql.delete(this.listSql.keys().next().value!);
+        this.listSql.set(shape, compiled);
+      }
+      if (compiled)
+        return {
+          pageSql: compiled.page,
+          countSql: compiled.count,
+          pageParams: [...where, limit, offset],
+          countParams: where,
+        };
+      const built = this.buildList(db, q);
+      return {
+        pageSql: built.page.sql,
+        countSql: built.count.sql,
+        pageParams: built.page.parameters,
+        countParams: built.count.parameters,
+      };
+    };
+    const plain = shapeOf(false);
+    const { countSql, countParams } = plain;
+    let { pageSql, pageParams } = plain;
     const key = JSON.stringify([ids ?? null, text ?? '', names.map((n) => [n, filters[n]])]);
     const total = await this.totals.total(db, key, async () => {
-      const [row] = await readQuery<{ total: number | string }>(db, countSql, countParams);
+      const [row] = await readQuery<{ total: number | string; span?: number | string | null }>(
+        db,
+        countSql,
+        countParams,
+      );
+      if (row.span !== undefined) this.idSpan = row.span === null ? undefined : Number(row.span);
       return Number(row.total);
     });
+    // PostgreSQL `q` alone: the id buckets when they cost less than every match (freeText.ts walkPays).
+    if (ftsPage && this.dialect === 'postgres' && walkPays(total, offset + limit, this.idSpan))
+      ({ pageSql, pageParams } = shapeOf(true));
     const rows = await readQuery<Record<string, unknown>>(db, pageSql, pageParams);
     return { list: rows.map((r) => this.toRecord(r) as R), total };
   }
@@ -247,6 +272,7 @@ export class Repository<R extends object = RecordOut> {
       ftsPage: boolean;
       limit: number;
       offset: number;
+      walk: boolean;
     },
   ) {
     let where = db.selectFrom(this.model.table);
@@ -265,7 +291,7 @@ export class Repository<R extends object = RecordOut> {
       page =
         this.dialect === 'postgres'
           ? db
-              .selectFrom(pageIds(this.model, q.text, slice, PAGE_IDS))
+              .selectFrom(pageIds(this.model, q.text, slice, PAGE_IDS, q.walk))
               .innerJoin(this.model.table, `${this.model.table}.id`, `${PAGE_IDS}.id`)
           : page.where(pageCondition(this.model, q.text, slice));
     for (const d of this.model.display) {

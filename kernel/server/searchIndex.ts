@@ -5,8 +5,10 @@
  *
  * `<table>_search(id, doc)`: one row per record, `doc` = the lower-cased search fields of the record
  * (its own columns, then the referenced fields, e.g. the author's name), joined by U+001F (unit
- * separator), with a pg_trgm GIN index on `doc` (PostgreSQL docs, "pg_trgm": the index serves LIKE
- * '%…%'), whose pending list is kept to 256 kB (every search scans the rows waiting there; migration
+ * separator), with a GIN index on `doc` (pg_trgm; PostgreSQL docs, "pg_trgm": the index serves LIKE
+ * '%…%') and on the id's bucket `id / SEARCH_BUCKET` (btree_gin), so that one index scan finds the
+ * matches of one bucket (freeText.ts `pageIds`; migration 20261127T0100 gave existing tables this index),
+ * whose pending list is kept to 256 kB (every search scans the rows waiting there; migration
  * 20261126T1520 says why). Kept in step by triggers: a write to the record's search fields or references, a delete, and
  * a change of a referenced field (authors.authorName) rewrite the rows concerned, in the same transaction.
  *
@@ -17,6 +19,13 @@
  * A narrow table of ready lower-cased text keeps the recheck of the trigram candidates cheap (no
  * concatenation nor lower() per candidate row).
  */
+
+/**
+ * Ids per bucket of the search index's second column, `id / SEARCH_BUCKET` (freeText.ts `pageIds` walks
+ * the buckets from the page's end of the table). 4,096: the Tate file's 52k records make 13 buckets, and a
+ * bucket's index scan (about 10 µs) stays well below visiting its matches of a common word.
+ */
+export const SEARCH_BUCKET = 4096;
 
 /** Separator of the fields in `doc` (U+001F, unit separator). */
 export const SEARCH_SEPARATOR = '\u001f';
@@ -63,9 +72,10 @@ export function pgSearchBuild(table: string, s: SearchFields): string[] {
   const watched = [...s.columns.map((c) => c.name), ...new Set(s.references.map((r) => r.column))];
   const out = [
     'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+    'CREATE EXTENSION IF NOT EXISTS btree_gin',
     `CREATE TABLE ${q(st)} (id integer PRIMARY KEY, doc text NOT NULL)`,
     `INSERT INTO ${q(st)} (id, doc) SELECT a.id, ${docOf('a', s)} FROM ${q(table)} a`,
-    `CREATE INDEX ${q(`${st}_doc`)} ON ${q(st)} USING gin (doc gin_trgm_ops) WITH (gin_pending_list_limit = 256)`,
+    `CREATE INDEX ${q(`${st}_doc_id`)} ON ${q(st)} USING gin (doc gin_trgm_ops, (id / ${SEARCH_BUCKET})) WITH (gin_pending_list_limit = 256)`,
     `CREATE FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
        IF TG_OP = 'DELETE' THEN DELETE FROM ${q(st)} WHERE id = OLD.id; RETURN NULL; END IF;
        INSERT INTO ${q(st)} (id, doc) VALUES (NEW.id, ${docOf('NEW', s)})

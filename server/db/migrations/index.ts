@@ -33,6 +33,7 @@ import * as m20261126T0701_saved_views from './20261126T0701_saved_views';
 import * as m20261126T0900_drop_ledger_witness from './20261126T0900_drop_ledger_witness';
 import * as m20261126T0910_pg_change_notify from './20261126T0910_pg_change_notify';
 import * as m20261126T1520_search_gin_pending_limit from './20261126T1520_search_gin_pending_limit';
+import * as m20261127T0100_search_id_buckets from './20261127T0100_search_id_buckets';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0900_drop_ledger_witness': m20261126T0900_drop_ledger_witness,
   '20261126T0910_pg_change_notify': m20261126T0910_pg_change_notify,
   '20261126T1520_search_gin_pending_limit': m20261126T1520_search_gin_pending_limit,
+  '20261127T0100_search_id_buckets': m20261127T0100_search_id_buckets,
 };
