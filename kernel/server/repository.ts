@@ -90,9 +90,6 @@ export interface ResourceHooks {
 const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
   db.isTransaction ? work(db) : db.transaction().execute(work);
 
-/** The alias of the page of matching ids a PostgreSQL `q` page joins (freeText.ts `pageIds`). */
-const PAGE_IDS = 'q_page_ids';
-
 /** List query shapes whose SQL a repository keeps (oldest dropped first). */
 const MAX_LIST_SHAPES = 500;
 
@@ -285,15 +282,13 @@ export class Repository<R extends object = RecordOut> {
     const count = where.select((eb) => eb.fn.countAll<number>().as('total'));
     let page = where;
     const slice = { order: q.order, limit: q.limit, offset: q.offset };
-    // `q` alone in id order: the page of ids first (freeText.ts), then its records. On PostgreSQL the
-    // ids are a derived table the records join (ftsPage has no other condition, so `where` is bare).
+    // `q` alone in id order: the page of ids first (freeText.ts), then its records.
     if (q.text && q.ftsPage)
-      page =
+      page = page.where(
         this.dialect === 'postgres'
-          ? db
-              .selectFrom(pageIds(this.model, q.text, slice, PAGE_IDS, q.walk))
-              .innerJoin(this.model.table, `${this.model.table}.id`, `${PAGE_IDS}.id`)
-          : page.where(pageCondition(this.model, q.text, slice));
+          ? pageIds(this.model, q.text, slice, q.walk)
+          : pageCondition(this.model, q.text, slice),
+      );
     for (const d of this.model.display) {
       const alias = this.alias.get(d.name)!;
       page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));

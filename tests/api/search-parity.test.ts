@@ -233,8 +233,10 @@ describePg('free-text search, PostgreSQL against SQLite', () => {
     const model = resourceModels().get('artworks')!;
     const page = (q: string, order: 'asc' | 'desc', limit: number, offset: number, walk: boolean) =>
       pg.app.db
-        .selectFrom(pageIds(model, q, { order, limit, offset }, 'p', walk))
-        .select('p.id')
+        .selectFrom('artworks')
+        .where(pageIds(model, q, { order, limit, offset }, walk))
+        .select('artworks.id')
+        .orderBy('artworks.id', order)
         .execute()
         .then((rows) => rows.map((r) => r.id));
     await fc.assert(
