@@ -136,7 +136,7 @@ export function freeText(
  * limit) looks cheaper than the generic one, so PostgreSQL planned the statement again on every call,
  * about 0.4 ms of backend CPU each (pgbench, the bench's query for `sea`: 1.65 → 1.2 ms).
  */
-export function pageIds(
+function pageIds(
   model: ResourceModel,
   text: string,
   page: { order: 'asc' | 'desc'; limit: number; offset: number },
@@ -174,14 +174,19 @@ export function walkPays(total: number, need: number, idSpan: number | undefined
 }
 
 /**
- * `q` alone in id order on SQLite (fts mode): the FTS5 index pages the ids itself, stopping after the
- * page, instead of listing every match first. PostgreSQL's page joins {@link pageIds} instead.
+ * `q` alone in id order (fts / doc modes): one page of the matching ids as a condition on
+ * `<table>.id`. SQLite: the FTS5 index pages the ids itself, stopping after the page, instead of listing
+ * every match first. PostgreSQL: {@link pageIds}, with the bucket walk when `walk` ({@link walkPays}).
+ * Binds the text's parameter, then `limit` and `offset`.
  */
 export function pageCondition(
   model: ResourceModel,
+  dialect: Dialect,
   text: string,
   page: { order: 'asc' | 'desc'; limit: number; offset: number },
+  walk = false,
 ): Expression<SqlBool> {
+  if (dialect === 'postgres') return pageIds(model, text, page, walk);
   return sql<SqlBool>`${sql.ref(`${model.table}.id`)} in (${matchingIds(model, 'sqlite', text, page)})`;
 }
 

@@ -37,7 +37,7 @@ import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import { direction, filterTarget, filtersOf, paging, parseIds, type ListQuery } from './listQuery';
-import { countMatches, freeText, pageCondition, pageIds, textMode, textParams, walkPays } from './freeText';
+import { countMatches, freeText, pageCondition, textMode, textParams, walkPays } from './freeText';
 import type { ResourceModel } from './model';
 import { columnValues, filterValue, nfcPlainText, recordBuilder, stateColumnsOf as stateOf } from './records';
 import type { RecordOut } from './records';
@@ -284,11 +284,7 @@ export class Repository<R extends object = RecordOut> {
     const slice = { order: q.order, limit: q.limit, offset: q.offset };
     // `q` alone in id order: the page of ids first (freeText.ts), then its records.
     if (q.text && q.ftsPage)
-      page = page.where(
-        this.dialect === 'postgres'
-          ? pageIds(this.model, q.text, slice, q.walk)
-          : pageCondition(this.model, q.text, slice),
-      );
+      page = page.where(pageCondition(this.model, this.dialect, q.text, slice, q.walk));
     for (const d of this.model.display) {
       const alias = this.alias.get(d.name)!;
       page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));

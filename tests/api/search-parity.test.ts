@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageIds, walkPays } from '../../kernel/server/freeText';
+import { pageCondition, walkPays } from '../../kernel/server/freeText';
 import { resourceModels } from '../../kernel/server/model';
 import { SEARCH_BUCKET } from '../../kernel/server/searchIndex';
 import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
@@ -227,14 +227,14 @@ describePg('free-text search, PostgreSQL against SQLite', () => {
   });
 
   it('the bucket walk and the visit of every match give the same page, for any offset, limit and order', async () => {
-    // Straight on pageIds (freeText.ts), over ids in buckets 0, 2, 3 and 6: the API walks only where
+    // Straight on pageCondition (freeText.ts), over ids in buckets 0, 2, 3 and 6: the API walks only where
     // walkPays says it pays.
     await bucketRecords();
     const model = resourceModels().get('artworks')!;
     const page = (q: string, order: 'asc' | 'desc', limit: number, offset: number, walk: boolean) =>
       pg.app.db
         .selectFrom('artworks')
-        .where(pageIds(model, q, { order, limit, offset }, walk))
+        .where(pageCondition(model, 'postgres', q, { order, limit, offset }, walk))
         .select('artworks.id')
         .orderBy('artworks.id', order)
         .execute()
