@@ -9,7 +9,7 @@ import helmet from './plugins/external/helmet';
 import rateLimit from './plugins/external/rateLimit';
 import staticFiles from './plugins/external/static';
 import swagger from './plugins/external/swagger';
-import validation from '../kernel/server/validation';
+import validation, { cachedSchemaController } from '../kernel/server/validation';
 import envelope, { clientErrorHandler } from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
@@ -79,6 +79,8 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
     childLoggerFactory: lazyChildLogger,
     // X-Request-Id from a trusted proxy, else a new UUID (plugins/app/requestLog.ts).
     genReqId: requestIdGenerator(config),
+    // Response serializers compiled once per process (kernel/server/validation.ts).
+    schemaController: cachedSchemaController,
     ...opts,
   });
   app.decorate('config', config);

@@ -7,8 +7,14 @@
  * parameters are validated by the build that coerces types ("2" → 2); bodies by the one that does not.
  * Unknown fields are refused (the schemas say `additionalProperties: false`).
  */
+import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import {
+  SerializerSelector,
+  type Serializer,
+  type SerializerFactory,
+} from '@fastify/fast-json-stringify-compiler';
 import type Ajv from 'ajv';
 import type { AnySchema } from 'ajv';
 import type { SchemaValidator } from '../dialect/schemaRegistry';
@@ -67,7 +73,69 @@ export function routeValidator(
   return compilers[build].compile(schema as AnySchema);
 }
 
+/**
+ * Compiled route validators of this process, by build and schema text, and the one pair of run-time
+ * compilers behind them: a process that builds several apps (the API tests build hundreds, each with the
+ * same routes) compiles each schema once. The compilers hold only the registry, the same in every app.
+ */
+const validators = new Map<string, SchemaValidator>();
+let sharedCompilers: RouteCompilers | undefined;
+
+/** {@link routeValidator} compiled once per process for each build (`httpPart`) and schema text. */
+export function cachedRouteValidator(route: { schema: unknown; httpPart?: string }): SchemaValidator {
+  const key = `${route.httpPart ?? ''}\0${JSON.stringify(route.schema)}`;
+  let validator = validators.get(key);
+  if (!validator) {
+    validator = routeValidator(route, (sharedCompilers ??= routeCompilers()));
+    validators.set(key, validator);
+  }
+  return validator;
+}
+
+/** Compiled response serializers of this process, by external schemas, options and route schema text. */
+const serializers = new Map<string, Serializer>();
+/** The SHA-256 of each shared schema's text, by the schema object (Fastify passes the same ones again). */
+const schemaDigests = new WeakMap<object, string>();
+
+/** A digest of Fastify's shared schemas (`{ $id: schema }`) and serializer options, for the cache key. */
+function sharedDigest(externalSchemas: unknown, serializerOpts: unknown): string {
+  const hash = createHash('sha256').update(JSON.stringify(serializerOpts ?? null));
+  for (const [id, schema] of Object.entries((externalSchemas ?? {}) as Record<string, unknown>)) {
+    let digest = typeof schema === 'object' && schema ? schemaDigests.get(schema) : undefined;
+    if (!digest) {
+      digest = createHash('sha256').update(JSON.stringify(schema)).digest('hex');
+      if (typeof schema === 'object' && schema) schemaDigests.set(schema, digest);
+    }
+    hash.update(`\0${id}\0${digest}`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Fastify's `schemaController` option: its default response serializer compiler (fast-json-stringify,
+ * through @fastify/fast-json-stringify-compiler) with each serializer compiled once per process for the
+ * same shared schemas, options and route schema (a serializer is a pure function of them). Compiling
+ * them was most of the time an app took to boot (about 1.5 s of CPU for this app's routes).
+ */
+export const cachedSchemaController: FastifyServerOptions['schemaController'] = {
+  compilersFactory: {
+    buildSerializer: ((externalSchemas, serializerOpts) => {
+      const compile = SerializerSelector()(externalSchemas, serializerOpts);
+      let shared: string | undefined;
+      return (route) => {
+        shared ??= sharedDigest(externalSchemas, serializerOpts);
+        const key = `${shared}\0${JSON.stringify(route.schema)}`;
+        let serializer = serializers.get(key);
+        if (!serializer) {
+          serializer = compile(route);
+          serializers.set(key, serializer);
+        }
+        return serializer;
+      };
+    }) satisfies SerializerFactory,
+  },
+};
+
 export default fp(async function validation(app: FastifyInstance) {
-  const compilers = routeCompilers();
-  app.setValidatorCompiler((route) => routeValidator(route, compilers));
+  app.setValidatorCompiler((route) => cachedRouteValidator(route));
 });
