@@ -105,12 +105,15 @@ const emptyPhase = (): PhaseSummary => ({ read: 0, imported: 0, rejected: 0, ski
 
 /** Rows per INSERT statement: one statement text (prepared once) serves every full chunk of a table. */
 const INSERT_CHUNK = 100;
-/** SQL of `INSERT INTO <table> (<columns>) VALUES (...) × n`, by table, columns and n. */
+/**
+ * SQL of `INSERT INTO <table> (<columns>) VALUES (...) × n`, by SQL dialect, table, columns and n (a
+ * process may import into SQLite and PostgreSQL: `?` and `$1` placeholders are not interchangeable).
+ */
 const insertSql = new Map<string, string>();
 
 /**
  * Inserts `rows` (all with the same keys, in the same order) into `table` with multi-row INSERTs of
- * {@link INSERT_CHUNK} rows whose SQL is compiled once per table and size (SQLite prepares each text once,
+ * {@link INSERT_CHUNK} rows whose SQL is compiled once per dialect, table and size (SQLite prepares each text once,
  * server/db/connect.ts), instead of building a new statement for every batch.
  */
 async function insertRows(
@@ -121,7 +124,8 @@ async function insertRows(
   const columns = Object.keys(rows[0]);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
-    const key = `${table}|${columns.join(',')}|${chunk.length}`;
+    const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+    const key = `${dialect}|${table}|${columns.join(',')}|${chunk.length}`;
     let text = insertSql.get(key);
     if (!text) {
       const placeholder = Object.fromEntries(columns.map((c) => [c, null]));

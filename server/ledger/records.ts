@@ -172,8 +172,11 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
 export type { PutOnChainResult };
 
 const locks = new Map<string, Promise<unknown>>();
-/** Record (`kind:id`) → its put-on-chain transaction still queued after the call that stored it gave up. */
-const queued = new Map<string, string>();
+/**
+ * Per ledger (a process may run several: the tests' apps), record (`kind:id`) → its put-on-chain
+ * transaction still queued after the call that stored it gave up.
+ */
+const queuedByLedger = new WeakMap<Ledger, Map<string, string>>();
 
 /** Runs `fn` after any earlier call for the same key finished (one put-on-chain per record at a time). */
 export async function withRecordLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -208,6 +211,8 @@ export async function putOnChain(
 ): Promise<PutOnChainResult> {
   const digest = recordDigest(kind, record);
   const key = `${kind}:${record.id}`;
+  let queued = queuedByLedger.get(ledger);
+  if (!queued) queuedByLedger.set(ledger, (queued = new Map()));
   const queuedTxId = queued.get(key);
   if (queuedTxId) {
     // An earlier call timed out while its transaction was still queued: wait for that one first, so a
