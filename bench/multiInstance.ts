@@ -4,7 +4,7 @@
  * through `npm run bench` (bench/run.ts calls `run()`).
  *
  * Needs a PostgreSQL role allowed to create databases: `BENCH_DATABASE_URL`, else `TEST_DATABASE_URL`
- * (`bash scripts/postgres-test-db.sh` prints one; this bench itself needs no root). Without either it
+ * (`bash scripts/postgres-test-db.sh --durable` prints one, a cluster with PostgreSQL's default durability; this bench itself needs no root). Without either it
  * prints how to enable it and returns. It creates a scratch database, imports the Tate data into it
  * (the full file when present, else the shipped sample), starts three server processes on it
  * (scripts/multi-instance.sh does the same by hand), and loads:
@@ -108,7 +108,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
     console.log(
-      'skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL role allowed to create databases, e.g. BENCH_DATABASE_URL=$(bash scripts/postgres-test-db.sh)',
+      'skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL role allowed to create databases, e.g. BENCH_DATABASE_URL=$(bash scripts/postgres-test-db.sh --durable)',
     );
     return;
   }
