@@ -1,12 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Four projects: `unit` (pure modules, jsdom where a test asks for it); `api` (Fastify app.inject
+ * Five projects: `unit` (pure modules, jsdom where a test asks for it), two files at a time; `api` (Fastify app.inject
  * against a temporary SQLite file or PostgreSQL database each), two files at a time (vitest's default on
  * a 2-core machine is one; most of an API file's time is spent waiting on the database or a child
- * process); `api-serial` (the API files listed below, one at a time); `browser` (Playwright driving
- * /usr/bin/chromium against a real server on loopback; serial, long timeouts). Projects whose files run
- * one at a time (unit, api-serial, browser) run after `api`.
+ * process), without isolation: each worker imports the server once for all the files it runs, where an
+ * isolated file spent seconds importing it again (each test app is still new: tests/api/helpers.ts);
+ * `api-isolated` (the API files listed in API_ISOLATED, each in a worker of its own); `api-serial` (the API
+ * files listed below, one at a time); `browser` (Playwright driving /usr/bin/chromium against a real
+ * server on loopback, each file its own; long timeouts), two files at a time. unit, api, api-isolated and
+ * browser share one group of two workers; the api-serial files run last, alone.
  */
 /**
  * API files that start server processes and kill or copy them under load (crash, failover, proxy,
@@ -20,14 +23,18 @@ const API_SERIAL = [
   'tests/api/concurrency.test.ts',
 ];
 
+/** API files that mock a module (vi.mock): isolated, so that the mock reaches no other file. */
+const API_ISOLATED = ['tests/api/login-timing.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
-          // One at a time, after `api` (vitest refuses two projects of different maxWorkers in one group).
-          maxWorkers: 1,
+          // Two at a time, beside `api` in the first group (vitest refuses two projects of different
+          // maxWorkers in one group): one at a time, after it, left a core idle.
+          maxWorkers: 2,
           include: [
             'common/**/*.test.ts',
             'kernel/**/*.test.ts',
@@ -43,7 +50,18 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts', 'tests/import/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...API_SERIAL],
+          exclude: [...configDefaults.exclude, ...API_SERIAL, ...API_ISOLATED],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'api-isolated',
+          include: API_ISOLATED,
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -67,7 +85,11 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
+          // Two files at a time, in the same group as unit and api, so that both cores stay busy until the
+          // last file (one browser file alone uses about 1.2 of the 2 cores).
+          maxWorkers: 2,
+          // A file's concurrent tests (the crawler's sessions) two at a time.
+          maxConcurrency: 2,
         },
       },
     ],
