@@ -264,10 +264,13 @@ const SESSIONS = [
   ['user', 'zh'],
 ] as const;
 
+// The sessions run side by side (the browser project's maxConcurrency: two at a time), each in a browser
+// context of its own: a crawl mostly waits for pages to settle, so one alone left the machine half idle.
 describe('route crawler', () => {
-  it.each(SESSIONS)(
+  it.concurrent.for(SESSIONS)(
     'as %s in %s: every route and every tab renders, without 404, errors or 5xx',
-    async (who, lang) => {
+    { timeout: 600_000 },
+    async ([who, lang], { expect }) => {
       const t0 = Date.now();
       const { problems, skipped, visited, tabsClicked } = await crawl(who, lang);
       console.log(
@@ -284,7 +287,6 @@ describe('route crawler', () => {
         problems: problems.map((p) => `[${p.kind}] ${p.route}: ${p.detail}`),
       }).toEqual({ skipped: [], problems: [] });
     },
-    600_000,
   );
 });
 

@@ -72,34 +72,40 @@ describe('screenshots of the operator walk (browser)', () => {
 
     const shots: Shot[] = [];
     const overflowing: string[] = [];
-    for (const lang of LANGS)
-      for (const width of WIDTHS) {
-        const viewport = { width, height: width === 375 ? 812 : 900 };
-        const context = await env.browser.newContext({
-          viewport,
-          locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-        });
-        await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-        const page = await context.newPage();
-        const ui = new OperatorPage(page, env.baseUrl);
-        for (const p of pages) {
-          if (p.route === null) await new LoginPage(page, env.baseUrl).open();
-          else {
-            await ui.goto(p.route);
-            await page.waitForTimeout(500);
-          }
-          const file = join(WALK, `${p.name}.${width}.${lang}.png`);
-          await page.screenshot({ path: file });
-          shots.push({ page: p.name, width, lang, file });
-          const { scroll, inner } = await page.evaluate(() => ({
-            scroll: document.documentElement.scrollWidth,
-            inner: window.innerWidth,
-          }));
-          if (scroll > inner) overflowing.push(`${p.name} ${width} ${lang}: ${scroll} px wide`);
-          if (p.route === null) await new LoginPage(page, env.baseUrl).login('admin', env.passwords.admin);
+    /** The walk at one width in one language, in a browser context of its own. */
+    const walk = async (lang: (typeof LANGS)[number], width: (typeof WIDTHS)[number]) => {
+      const viewport = { width, height: width === 375 ? 812 : 900 };
+      const context = await env.browser.newContext({
+        viewport,
+        locale: lang === 'zh' ? 'zh-CN' : 'en-US',
+      });
+      await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
+      const page = await context.newPage();
+      const ui = new OperatorPage(page, env.baseUrl);
+      for (const p of pages) {
+        if (p.route === null) await new LoginPage(page, env.baseUrl).open();
+        else {
+          await ui.goto(p.route);
+          await page.waitForTimeout(500);
         }
-        await context.close();
+        const file = join(WALK, `${p.name}.${width}.${lang}.png`);
+        await page.screenshot({ path: file });
+        shots.push({ page: p.name, width, lang, file });
+        const { scroll, inner } = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          inner: window.innerWidth,
+        }));
+        if (scroll > inner) overflowing.push(`${p.name} ${width} ${lang}: ${scroll} px wide`);
+        if (p.route === null) await new LoginPage(page, env.baseUrl).login('admin', env.passwords.admin);
       }
+      await context.close();
+    };
+    // Two walks at a time: a walk mostly waits for pages to settle, so one alone left the machine idle.
+    const walks = LANGS.flatMap((lang) => WIDTHS.map((width) => () => walk(lang, width)));
+    const lanes = Array.from({ length: 2 }, async () => {
+      for (let next = walks.shift(); next; next = walks.shift()) await next();
+    });
+    await Promise.all(lanes);
     expect(shots).toHaveLength(pages.length * WIDTHS.length * LANGS.length);
 
     // The contact sheet: one row a page, one column per width and language.

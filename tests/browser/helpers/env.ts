@@ -1,6 +1,7 @@
 /**
  * Shared set-up of the browser tests: builds the console once (`vite build` into a temporary directory),
- * starts the real server (`tsx server/server.ts`) on a free loopback port with a temporary DATA_DIR
+ * starts the real server (the server bundle that scripts/test-all.sh built, `PREBUILT_SERVER_ENTRY`, as
+ * `npm start` runs it; else `tsx server/server.ts`) on a free loopback port with a temporary DATA_DIR
  * (seeded with the shipped Tate sample), known ADMIN_PASSWORD / USER_PASSWORD and CONSOLE_DIR pointing at
  * that build, and launches Debian's `/usr/bin/chromium` headless through playwright-core.
  *
@@ -81,6 +82,15 @@ export async function buildConsole(): Promise<string> {
   return (built = outDir);
 }
 
+/**
+ * The server module the browser tests run: `PREBUILT_SERVER_ENTRY` (scripts/test-all.sh builds the bundle
+ * once, from the same sources, before the tests), else undefined: `tsx server/server.ts` from the sources
+ * (tests/support/serverProcess.ts), for a developer running one file after an edit.
+ */
+export function serverEntry(): string | undefined {
+  return process.env.PREBUILT_SERVER_ENTRY || undefined;
+}
+
 /** The Tate data folder (TATE_DIR, default ../shared/data/tate from the repository root). */
 export const TATE_DIR = resolve(process.env.TATE_DIR || join(ROOT, '../shared/data/tate'));
 /** The full Tate files of TATE_DIR (artworks, artists). */
@@ -137,6 +147,7 @@ export async function startEnv(opts: { tate?: 'sample' | 'full' } = {}): Promise
   const passwords = { admin: 'Admin-pass-for-tests-1', user: 'User-pass-for-tests-1' };
   const server = await startServerProcess({
     dataDir,
+    entry: serverEntry(),
     env: {
       SEED: '1',
       CONSOLE_DIR: consoleDir,
