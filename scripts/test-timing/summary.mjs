@@ -8,7 +8,8 @@
  *
  * Prints each step's wall time, the tests per project and pass, the 15 slowest test files with their
  * project, and a warning line (it never fails) for each test file over the 3-minute budget
- * (`TEST_FILE_BUDGET_S`, seconds).
+ * (`TEST_FILE_BUDGET_S`, seconds). Its last line counts the tests of every pass:
+ * `tests: N passed, N failed, N skipped`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -82,3 +83,7 @@ if (files.length) {
       `WARNING: ${f.file} (${f.pass} ${f.project}) took ${clock(f.wallMs)}, over the ${clock(budgetS * 1000)} budget of a test file`,
     );
 }
+
+// The closing line, over every pass: what CI reads for the number of tests run.
+const sum = (key) => files.reduce((n, f) => n + f[key], 0);
+console.log(`\ntests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
