@@ -31,6 +31,15 @@ import { ed25519ConfiguredKey, ed25519PublicKey } from './ed25519Key';
 import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
 import type { TreeStore } from './tree';
+import type { WitnessedCheckpoint } from './witnessMemory';
+import { checkpointAt, latestCheckpoint, type StoredCheckpoint } from './checkpointQueries';
+
+export {
+  checkpointAt,
+  checkpointCovering,
+  latestCheckpoint,
+  type StoredCheckpoint,
+} from './checkpointQueries';
 
 /** File name of the generated key in DATA_DIR. */
 export const KEY_FILE = 'ledger-signing-key.pem';
@@ -111,15 +120,6 @@ function insertSql(db: Kysely<any>): string {
   );
 }
 
-/** A stored checkpoint. */
-export interface StoredCheckpoint {
-  channelId: number;
-  size: number;
-  rootHash: string;
-  note: string;
-  createdAt: string;
-}
-
 /** A channel whose stored log does not extend the last checkpoint signed: nothing is signed for it. */
 export interface LedgerAlarm {
   channel: string;
@@ -131,6 +131,8 @@ export interface LedgerAlarm {
   signed: { size: number; rootHash: string };
   head: { size: number; rootHash: string };
   since: string;
+  /** The witness whose cosigned checkpoint the head does not extend (the log's memory outside the box). */
+  witness?: string;
 }
 
 /** File, beside the key file, where the signer keeps the last checkpoint it signed per origin. */
@@ -167,6 +169,8 @@ export class CheckpointSigner {
   private insertStmt: SQLite.Statement | undefined;
   /** Channels whose origin row (`ledger_log`) is known to be committed. */
   private readonly originStored = new Set<number>();
+  /** Witnessed checkpoints (`witness size root`) already checked against this channel's tree, by channel id. */
+  private readonly witnessChecked = new Map<number, Set<string>>();
 
   constructor(
     private readonly db: Kysely<any>,
@@ -183,6 +187,11 @@ export class CheckpointSigner {
       logRotation?: (origin: string, size: number) => void;
       logError?: (err: unknown, msg: string) => void;
       logAlarm?: (alarm: LedgerAlarm) => void;
+      /**
+       * What the witnesses remember of an origin (server/ledger/witnessMemory.ts), each checkpoint's log
+       * signature already verified: the signer never signs a tree that does not extend them.
+       */
+      witnessed?: (origin: string) => WitnessedCheckpoint[];
     },
   ) {
     if (opts.stateFile && existsSync(opts.stateFile))
@@ -235,6 +244,7 @@ export class CheckpointSigner {
   ): Promise<void> {
     const alarm = this.alarms.get(channel);
     if (alarm) throw new LedgerError('halted', alarm.reason);
+    await this.checkWitnessed(channelId, channel, head, db);
     const last = this.lastSigned.get(channelId);
     if (!last) return;
     // Shortcut (issue 19 item 10): this process just made `head` by appending to a tree whose root it
@@ -268,6 +278,85 @@ export class CheckpointSigner {
         reason: `the stored tree of ${head.size} entries does not extend the last signed checkpoint (${last.size} entries, root ${last.rootHash})`,
       });
   }
+
+  /**
+   * Checks that the tree (size, rootHash) extends every checkpoint the witnesses remember of the channel
+   * (each checked once per tree); raises a `rollback` or `fork` alarm naming the witness and both sizes.
+   */
+  private async checkWitnessed(
+    channelId: number,
+    channel: string,
+    head: { size: number; rootHash: string },
+    db: Kysely<any>,
+  ): Promise<void> {
+    const origin = this.origin(channel);
+    const done = this.witnessChecked.get(channelId) ?? new Set<string>();
+    this.witnessChecked.set(channelId, done);
+    for (const w of this.opts.witnessed?.(origin) ?? []) {
+      const id = `${w.witness} ${w.size} ${w.rootHash}`;
+      if (done.has(id)) continue;
+      const base = {
+        channel,
+        origin,
+        signed: { size: w.size, rootHash: w.rootHash },
+        head,
+        since: isoTime(),
+        witness: w.witness,
+      };
+      if (head.size < w.size)
+        this.raise({
+          ...base,
+          kind: 'rollback',
+          reason: `the log has ${head.size} entries, fewer than the ${w.size} of the checkpoint witness ${w.witness} cosigned`,
+        });
+      let consistent: boolean;
+      try {
+        const proof = await this.tree.consistencyProof(channelId, head.size, w.size, db);
+        consistent = checkTree(proof, head.size, fromHex(head.rootHash), w.size, fromHex(w.rootHash));
+      } catch {
+        consistent = false;
+      }
+      if (!consistent)
+        this.raise({
+          ...base,
+          kind: 'fork',
+          reason: `the stored tree of ${head.size} entries does not extend the checkpoint of ${w.size} entries (root ${w.rootHash}) witness ${w.witness} cosigned`,
+        });
+      done.add(id);
+    }
+  }
+
+  /**
+   * After the witnesses' memory changed while running (a witness refused a checkpoint and was asked
+   * again): checks the channel's stored head against it now, raising the alarm when it does not extend
+   * it. Resolves to the alarm, if any. Never throws for an alarm.
+   */
+  async reviewWitnessed(channelId: number, channel: string): Promise<LedgerAlarm | undefined> {
+    const head = await this.tree.head(channelId);
+    if (!head) return this.alarms.get(channel);
+    try {
+      await this.checkWitnessed(channelId, channel, { size: head.size, rootHash: head.rootHash }, this.db);
+    } catch (err) {
+      if (!(err instanceof LedgerError)) throw err;
+    }
+    return this.alarms.get(channel);
+  }
+
+  /**
+   * The checkpoint a note signs when it verifies with this log's key (or the key being rotated out)
+   * under `origin`, one of this log's origins: `{size, rootHash hex}`, else undefined. For the witnesses'
+   * memory: a witness cannot make the log believe a checkpoint the log never signed.
+   */
+  readonly checkOriginNote = async (
+    origin: string,
+    note: string,
+  ): Promise<{ size: number; rootHash: string } | undefined> => {
+    const prefix = `${this.opts.prefix}/`;
+    if (!origin.startsWith(prefix)) return undefined;
+    const channel = origin.slice(prefix.length);
+    if (this.origin(channel) !== origin) return undefined;
+    return this.validSigned(channel, note);
+  };
 
   /**
    * Commit hook: signs the checkpoint of the channel's log after `block` (its `treeSize`, `treeRoot`)
@@ -459,49 +548,4 @@ export class CheckpointSigner {
 /** Whether two trees are the same (size and root hash). */
 function sameTree(a: { size: number; rootHash: string }, b: { size: number; rootHash: string }): boolean {
   return a.size === b.size && a.rootHash === b.rootHash;
-}
-
-/**
- * The first checkpoint of a channel in `order` of size, among those whose size is `op size` when `op` is
- * given (all of them otherwise), or undefined.
- */
-function firstCheckpoint(
-  db: Kysely<any>,
-  channelId: number,
-  order: 'asc' | 'desc',
-  op?: '>=' | '=',
-  size = 0,
-): Promise<StoredCheckpoint | undefined> {
-  let q = (db as Kysely<LedgerTables>)
-    .selectFrom('ledger_checkpoint')
-    .selectAll()
-    .where('channelId', '=', channelId);
-  if (op) q = q.where('size', op, size);
-  return q.orderBy('size', order).limit(1).executeTakeFirst();
-}
-
-/** The latest checkpoint of a channel, or undefined. */
-export async function latestCheckpoint(
-  db: Kysely<any>,
-  channelId: number,
-): Promise<StoredCheckpoint | undefined> {
-  return firstCheckpoint(db, channelId, 'desc');
-}
-
-/** The checkpoint of a channel at `size`, else the first one after it (it covers block size − 1 too). */
-export async function checkpointCovering(
-  db: Kysely<any>,
-  channelId: number,
-  size: number,
-): Promise<StoredCheckpoint | undefined> {
-  return firstCheckpoint(db, channelId, 'asc', '>=', size);
-}
-
-/** The checkpoint of a channel at exactly `size`, or undefined. */
-export async function checkpointAt(
-  db: Kysely<any>,
-  channelId: number,
-  size: number,
-): Promise<StoredCheckpoint | undefined> {
-  return firstCheckpoint(db, channelId, 'asc', '=', size);
 }

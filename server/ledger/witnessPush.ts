@@ -13,7 +13,7 @@
  * block (`nudge`) and on a timer, one round at a time; on PostgreSQL only the orderer pushes.
  */
 import type { Kysely } from 'kysely';
-import { COSIGNATURE_TYPE } from '../../common/ledger/note';
+import { COSIGNATURE_TYPE, splitNote } from '../../common/ledger/note';
 import type { Policy } from '../../common/ledger/policy';
 import {
   acceptCosignatures,
@@ -23,6 +23,7 @@ import {
   type Vkey,
 } from '../../common/ledger/witness';
 import type { LedgerTables } from './tables';
+import type { WitnessMemory } from './witnessMemory';
 
 /** A witness the log pushes to. */
 export interface ConfiguredWitness {
@@ -91,6 +92,13 @@ export interface PusherOptions {
   active?: () => boolean;
   log?: (msg: string, err?: unknown) => void;
   fetch?: typeof fetch;
+  /** The witnesses' memory of the log (witnessMemory.ts): told of every cosignature and failure. */
+  memory?: WitnessMemory;
+  /**
+   * Called when a witness refuses a checkpoint (422, a 409 naming the same or a larger size, or
+   * another refusal): the log then asks the witness what it holds and checks its head against it.
+   */
+  onRefusal?: (channelId: number, w: ConfiguredWitness) => Promise<void>;
 }
 
 /** Pushes the latest checkpoints to the configured witnesses. */
@@ -205,6 +213,10 @@ export class WitnessPusher {
           errors: st.errors + 1,
         });
         this.opts.log?.(`witness ${w.vkey.name} holds size ${old}, above checkpoint ${cp.size}`);
+        // A witness ahead of the log: a rollback, if its checkpoint (signed by this log) says so.
+        await this.opts
+          .onRefusal?.(channelId, w)
+          .catch((err) => this.opts.log?.('witness review failed', err));
         return;
       }
       const proof =
@@ -225,6 +237,7 @@ export class WitnessPusher {
           lastError: `unreachable: ${(err as Error).message}`,
           errors: st.errors + 1,
         });
+        this.opts.memory?.failed(w, `unreachable at ${w.url}: ${(err as Error).message}`);
         return;
       }
       if (res.status === 409) {
@@ -236,16 +249,27 @@ export class WitnessPusher {
           });
           return;
         }
-        old = Number(m[1]);
+        const held = Number(m[1]);
+        if (held === old) {
+          // The witness holds the size we sent and still conflicts: a same-size fork as C2SP tlog-witness
+          // answered it before #280 (now 422). A refusal, not a retry.
+          await this.refused(channelId, w, cp, st.refusals, `409: it holds ${held} entries, another tree`);
+          return;
+        }
+        old = held;
         await this.update(channelId, w, { size: old });
         continue;
       }
-      if (res.status !== 200) {
+      if (res.status >= 500) {
         await this.update(channelId, w, {
           lastError: `${res.status}: ${text.trim().slice(0, 500)}`,
-          refusals: st.refusals + 1,
+          errors: st.errors + 1,
         });
-        this.opts.log?.(`witness ${w.vkey.name} refused checkpoint ${cp.size}: ${res.status} ${text.trim()}`);
+        this.opts.memory?.failed(w, `answered ${res.status} to add-checkpoint`);
+        return;
+      }
+      if (res.status !== 200) {
+        await this.refused(channelId, w, cp, st.refusals, `${res.status}: ${text.trim().slice(0, 500)}`);
         return;
       }
       try {
@@ -271,14 +295,37 @@ export class WitnessPusher {
           cosignedAt: new Date(got.time * 1000).toISOString(),
           lastError: null,
         });
+        this.opts.memory?.reached(w);
+        const origin = splitNote(cp.note).body.split('\n', 1)[0];
+        this.opts.memory?.remember({
+          witness: w.vkey.name,
+          origin,
+          size: cp.size,
+          rootHash: cp.rootHash,
+          note: cp.note + got.lines[0],
+        });
       } catch (err) {
         await this.update(channelId, w, {
           lastError: `bad answer: ${(err as Error).message}`,
           errors: st.errors + 1,
         });
+        this.opts.memory?.failed(w, `answered add-checkpoint with something that is not its cosignature`);
       }
       return;
     }
+  }
+
+  /** Records a refusal, logs it and lets the log check its head against what the witness holds. */
+  private async refused(
+    channelId: number,
+    w: ConfiguredWitness,
+    cp: { size: number },
+    refusals: number,
+    why: string,
+  ): Promise<void> {
+    await this.update(channelId, w, { lastError: why, refusals: refusals + 1 });
+    this.opts.log?.(`witness ${w.vkey.name} refused checkpoint ${cp.size}: ${why}`);
+    await this.opts.onRefusal?.(channelId, w).catch((err) => this.opts.log?.('witness review failed', err));
   }
 
   private async hasCosignature(channelId: number, size: number, witness: string): Promise<boolean> {

@@ -43,7 +43,14 @@ describe('health', () => {
   it('GET /readyz passes every check, and answers 503 naming a migration that is not applied', async () => {
     const ready = await t.call({ method: 'GET', url: '/readyz', token: null });
     expect(ready.status).toBe(200);
-    const names = ['database', 'migrations', 'signer', ...(t.app.dialect === 'postgres' ? ['orderer'] : [])];
+    const names = [
+      'database',
+      'ledger',
+      'migrations',
+      'signer',
+      'witnesses',
+      ...(t.app.dialect === 'postgres' ? ['orderer'] : []),
+    ];
     expect(Object.keys(ready.body.data.checks).sort()).toEqual(names.sort());
     for (const name of names) expect(ready.body.data.checks[name]).toEqual({ ok: true });
 

@@ -25,6 +25,9 @@ import { witnessSummary } from '../../server/ledger/witnessCheck';
 import { cosignerVkey, parseVkey, verifiedCosigners } from '../../common/ledger/witness';
 import { witnessQuorum } from '../../src/public/witnessCheck';
 import { verifyProofCli } from '../../scripts/ledger-verify-proof';
+import type { Kysely } from 'kysely';
+import { parseWitnessList, WitnessPusher } from '../../server/ledger/witnessPush';
+import { logCheckpointSource } from '../../server/ledger/witnessSource';
 import { createTestApp, type TestApp } from './helpers';
 import { freePort, ROOT } from '../support/serverProcess';
 
@@ -223,17 +226,21 @@ describe('witness on another process and port', () => {
     });
     expect((await verifyProofCli([proofFile, '--vkey', logVkey])).code).toBe(0);
 
-    // A fork: another history signed with the same key, longer than what the witness holds.
-    const fork = await createTestApp({
-      ledgerSigningKey: SEED,
-      ledgerOrigin: PREFIX,
-      ledgerWitnesses: `http://127.0.0.1:${port} ${w.vkey}`,
-    });
+    // A fork: another history signed with the same key, longer than what the witness holds. A log that
+    // can ask the witness at start no longer signs one (tests/api/ledger-memory.test.ts); this one never
+    // asked (no LEDGER_WITNESSES), and its checkpoints are pushed to the witness afterwards.
+    const fork = await createTestApp({ ledgerSigningKey: SEED, ledgerOrigin: PREFIX });
     apps.push(fork);
     for (let i = 0; i < 4; i++) await putOnChain(fork, `Forged ${i}`);
-    await fork.app.witnesses.pusher.pushAll();
-    const refused = (await fork.call({ method: 'GET', url: '/baas-api/witnesses', token: fork.userToken }))
-      .body.data.list[0];
+    await new WitnessPusher(
+      fork.app.db as Kysely<any>,
+      await parseWitnessList(`http://127.0.0.1:${port} ${w.vkey}`),
+      logCheckpointSource(fork.app),
+    ).pushAll();
+    const refused = await (fork.app.db as Kysely<any>)
+      .selectFrom('ledger_witness_status')
+      .selectAll()
+      .executeTakeFirstOrThrow();
     expect(refused.cosignedSize).toBe(0);
     expect(refused.refusals).toBeGreaterThan(0);
     expect(refused.lastError).toMatch(/^422: /);

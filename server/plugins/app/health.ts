@@ -9,7 +9,12 @@
  *   - `signer`: the ledger's checkpoint key signs, and the signature verifies with its public key
  *     (Ed25519, RFC 8032), and the ledger accepts work (not closing);
  *   - `orderer` (PostgreSQL only): the orderer role is known, this process holds the advisory lock or
- *     another session does (pg_locks; server/ledger/orderer.ts), so blocks are being cut.
+ *     another session does (pg_locks; server/ledger/orderer.ts), so blocks are being cut;
+ *   - `ledger`: no channel is halted by a ledger alarm (a rollback or fork against the last signed or
+ *     cosigned checkpoint: server/ledger/checkpoints.ts); the reason names the channel and both sizes;
+ *   - `witnesses`: every configured witness answered the last time the log asked or pushed
+ *     (server/ledger/witnessMemory.ts). One that did not makes the answer **degraded**: still 200 (the
+ *     log goes on with what it last had), `data.status: "degraded"`, the check's reason naming it.
  */
 import { createPublicKey, sign, verify } from 'node:crypto';
 import fp from 'fastify-plugin';
@@ -34,6 +39,8 @@ export interface CheckResult {
   ok: boolean;
   /** Why it failed (English, for the operator); absent when ok. */
   reason?: string;
+  /** Passed, but in a degraded state (why, English); the answer is still 200. */
+  degraded?: string;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -73,6 +80,24 @@ export function readinessChecks(app: FastifyInstance): Record<string, () => Prom
       return { ok: true };
     },
   };
+  checks.ledger = async () => {
+    const alarms = [...app.checkpoints.alarms.values()];
+    if (!alarms.length) return { ok: true };
+    return {
+      ok: false,
+      reason: alarms
+        .map(
+          (a) =>
+            `ledger halted on ${a.channel} (${a.kind}${a.witness ? `, witness ${a.witness}` : ''}): signed ${a.signed.size} entries, stored ${a.head.size}: ${a.reason}`,
+        )
+        .join('; '),
+    };
+  };
+  checks.witnesses = async () => {
+    const down = app.witnessMemory.unreachable();
+    if (!down.length) return { ok: true };
+    return { ok: true, degraded: down.map((d) => `witness ${d.witness}: ${d.reason}`).join('; ') };
+  };
   if (app.dialect === 'postgres')
     checks.orderer = async () => {
       if (isOrderer(app)) return { ok: true };
@@ -111,11 +136,14 @@ export default fp(
     app.get('/healthz', doc('Liveness: the process is up'), async () => ok({ status: 'ok' }));
     app.get(
       '/readyz',
-      doc('Readiness: database, migrations, signer, orderer role (503 naming what fails)'),
+      doc(
+        'Readiness: database, migrations, signer, orderer role, ledger alarms (503 naming what fails); witnesses (degraded)',
+      ),
       async (request, reply) => {
         const results = await runChecks(checks);
         const failed = Object.entries(results).filter(([, r]) => !r.ok);
-        if (!failed.length) return ok({ status: 'ready', checks: results });
+        const degraded = Object.values(results).some((r) => r.degraded);
+        if (!failed.length) return ok({ status: degraded ? 'degraded' : 'ready', checks: results });
         const message = msg('health.notReady', {
           reasons: failed.map(([name, r]) => `${name}: ${r.reason}`).join('; '),
         });

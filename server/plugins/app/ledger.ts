@@ -19,11 +19,17 @@ import { ed25519PrivateKey } from '../../ledger/ed25519Key';
 import { originOf, resolveOriginPrefix } from '../../ledger/origin';
 import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
 import type { Ledger } from '../../../common/ledger/types';
+import type { Kysely } from 'kysely';
+import type { LedgerTables } from '../../ledger/tables';
+import { loadWitnessConfig } from '../../ledger/witnessConfig';
+import { WitnessMemory } from '../../ledger/witnessMemory';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ledger: Ledger;
     checkpoints: CheckpointSigner;
+    /** What the witnesses remember of the log (server/ledger/witnessMemory.ts). */
+    witnessMemory: WitnessMemory;
   }
 }
 
@@ -39,6 +45,9 @@ export default fp(
       { fingerprint: key.fingerprint, vkey: key.vkey, source: key.source },
       `ledger signing key ${key.name}, SHA-256 fingerprint ${key.fingerprint}`,
     );
+    const memory = new WitnessMemory(await loadWitnessConfig(app.config), {
+      log: (m) => app.log.warn(m),
+    });
     const ledger = createEmbeddedLedger(app.db, {
       batchSize: app.config.ledgerBatchSize,
       batchTimeoutMs: app.config.ledgerBatchTimeoutMs,
@@ -60,6 +69,7 @@ export default fp(
           `ledger key rotation: the checkpoint of ${size} entries of ${origin} now carries the new key's signature beside the previous key's (the transition checkpoint); publish the new vkey ${key.vkey}`,
         ),
       stateFile: join(app.config.ledgerKeyDir, SIGNED_STATE_FILE),
+      witnessed: (origin) => memory.checkpoints(origin),
       logError: (err, msg) => app.log.error({ err }, msg),
       logAlarm: (alarm) =>
         app.log.error(
@@ -74,12 +84,26 @@ export default fp(
     // Last of the commit hooks: the channel's checkpoint is signed and stored in the block's own
     // database transaction (one commit for both; answered callers find it signed).
     ledger.onCommit(signer.signInBlock);
+    // The log's memory outside the box: before anything is signed, ask each witness what it cosigned of
+    // every channel's origin; the signer refuses a head that does not extend it (issue 31).
+    if (memory.witnesses.length > 0) {
+      const channels = await (app.db as unknown as Kysely<LedgerTables>)
+        .selectFrom('ledger_channel')
+        .select('name')
+        .execute();
+      const names = new Set([RECORD_CHANNEL, ...channels.map((c) => c.name)]);
+      await memory.askAll(
+        [...names].map((n) => signer.origin(n)),
+        signer.checkOriginNote,
+      );
+    }
     // The signer first: it loads the last signed checkpoints (and raises any alarm) before recovery cuts blocks.
     await signer.start();
     await ledger.start();
     await ledger.ensureChannel(RECORD_CHANNEL);
     app.decorate('ledger', ledger as Ledger);
     app.decorate('checkpoints', signer);
+    app.decorate('witnessMemory', memory);
     // preClose runs before every onClose hook, so the block cutter stops before the db plugin closes the connection.
     app.addHook('preClose', async () => ledger.close());
   },

@@ -17,6 +17,9 @@
  * - `baas_ledger_witness_lag{witness}`: how many entries a witness's latest cosigned checkpoint is behind
  *   the latest signed checkpoint (the largest over the channels), read from `ledger_witness_status` and
  *   `ledger_checkpoint` at each scrape (absent while no witness is configured);
+ * - `baas_ledger_halted{channel}` (1 while a rollback or fork alarm halts it),
+ *   `baas_ledger_witness_cosigned_size{witness,origin}` (the largest size a witness is known to have
+ *   cosigned) and `baas_ledger_witness_reachable{witness}` (0 after a question or push it did not answer);
  * - `baas_import_progress_ratio{phase}` (bytes read / total) and `baas_import_rows{phase,outcome}`
  *   (read, imported, rejected, skipped) of the import running in this process (the first-start seed);
  * - `baas_login_failures_total{route,status_code}`: refused sign-ins (4xx of a `/login` call: bad
@@ -139,6 +142,41 @@ export default fp(
             ON c."channelId" = s."channelId"
           GROUP BY s.witness`.execute(app.db);
         for (const r of rows) this.set({ witness: r.witness }, Math.max(0, Number(r.lag)));
+      },
+    });
+    new Gauge({
+      name: 'baas_ledger_halted',
+      help: '1 while a ledger alarm (rollback or fork) halts the channel: nothing is signed, puts answer 503',
+      labelNames: ['channel'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const ch of await app.ledger.channels()) this.set({ channel: ch.name }, 0);
+        for (const a of app.checkpoints.alarms.values()) this.set({ channel: a.channel }, 1);
+      },
+    });
+    new Gauge({
+      name: 'baas_ledger_witness_cosigned_size',
+      help: 'The largest tree size a witness is known to have cosigned (its answers and the monitoring call)',
+      labelNames: ['witness', 'origin'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const w of app.witnessMemory.witnesses)
+          for (const origin of new Set(app.witnessMemory.checkpointsOf(w.vkey.name).map((c) => c.origin))) {
+            const top = app.witnessMemory.checkpointsOf(w.vkey.name).find((c) => c.origin === origin);
+            if (top) this.set({ witness: w.vkey.name, origin }, top.size);
+          }
+      },
+    });
+    new Gauge({
+      name: 'baas_ledger_witness_reachable',
+      help: '1 when a witness answered the last time the log asked or pushed, else 0 (readyz: degraded)',
+      labelNames: ['witness'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const r of app.witnessMemory.reachability()) this.set({ witness: r.witness }, r.ok ? 1 : 0);
       },
     });
     const importRatio = new Gauge({

@@ -5,18 +5,13 @@
  * after every committed block and every `LEDGER_WITNESS_INTERVAL_MS`, the latest checkpoint of each
  * channel goes to each witness; on PostgreSQL only the orderer pushes. Decorates `app.witnesses`.
  */
-import { readFileSync } from 'node:fs';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { parsePolicy, type Policy } from '../../../common/ledger/policy';
+import type { Policy } from '../../../common/ledger/policy';
+import type { LedgerTables } from '../../ledger/tables';
 import { logCheckpointSource } from '../../ledger/witnessSource';
-import {
-  parseWitnessList,
-  withPolicyWitnesses,
-  WitnessPusher,
-  type ConfiguredWitness,
-} from '../../ledger/witnessPush';
+import { WitnessPusher, type ConfiguredWitness } from '../../ledger/witnessPush';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,19 +27,20 @@ declare module 'fastify' {
 
 export default fp(
   async function witnesses(app: FastifyInstance) {
-    let policy: Policy | undefined;
-    if (app.config.ledgerWitnessPolicy) {
-      const file = app.config.ledgerWitnessPolicy;
-      try {
-        policy = await parsePolicy(readFileSync(file, 'utf8'));
-      } catch (err) {
-        throw new Error(`LEDGER_WITNESS_POLICY ${file}: ${(err as Error).message}`);
-      }
-    }
-    const list = withPolicyWitnesses(await parseWitnessList(app.config.ledgerWitnesses), policy);
+    const { policy, list } = app.witnessMemory.config;
+    const db = app.db as unknown as Kysely<LedgerTables>;
     const pusher = new WitnessPusher(app.db as Kysely<any>, list, logCheckpointSource(app), {
       active: () => (app.ledger as { isOrderer?: () => boolean }).isOrderer?.() ?? true,
       log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.warn(msg)),
+      memory: app.witnessMemory,
+      // A refusal: ask that witness what it holds now and check the head against it (alarm if not).
+      onRefusal: async (channelId, w) => {
+        const channels = await db.selectFrom('ledger_channel').select(['id', 'name']).execute();
+        const origins = channels.map((c) => app.checkpoints.origin(c.name));
+        await app.witnessMemory.ask(w, origins, app.checkpoints.checkOriginNote);
+        const ch = channels.find((c) => c.id === channelId);
+        if (ch) await app.checkpoints.reviewWitnessed(ch.id, ch.name);
+      },
     });
     app.decorate('witnesses', { policy, list, pusher });
     // After each block (its checkpoint is signed in the block's transaction, the last commit hook): push
