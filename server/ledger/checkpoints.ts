@@ -158,6 +158,8 @@ export class CheckpointSigner {
   private readonly keys = new Map<string, Promise<SigningKey>>();
   /** Last checkpoint signed and committed, by channel id. */
   private readonly lastSigned = new Map<number, { size: number; rootHash: string }>();
+  /** Channels whose last signed checkpoint was looked up (at start, or at their first block). */
+  private readonly loaded = new Set<number>();
   /** Signed inside a block's transaction, not yet known to be committed. */
   private readonly pending = new Map<
     number,
@@ -245,6 +247,14 @@ export class CheckpointSigner {
     const alarm = this.alarms.get(channel);
     if (alarm) throw new LedgerError('halted', alarm.reason);
     await this.checkWitnessed(channelId, channel, head, db);
+    if (!this.loaded.has(channelId)) {
+      // A channel created after start (or a database emptied under a key directory that remembers its
+      // origin): the state file's checkpoint of that origin is the last signed one.
+      this.loaded.add(channelId);
+      const fromFile = this.state[this.origin(channel)];
+      const v = fromFile && (await this.validSigned(channel, fromFile.note));
+      if (v) this.lastSigned.set(channelId, v);
+    }
     const last = this.lastSigned.get(channelId);
     if (!last) return;
     // Shortcut (issue 19 item 10): this process just made `head` by appending to a tree whose root it
@@ -512,6 +522,7 @@ export class CheckpointSigner {
       }
       candidates.sort((a, b) => b.size - a.size);
       if (candidates[0]) this.lastSigned.set(ch.id, candidates[0]);
+      this.loaded.add(ch.id);
       const head = await this.tree.head(ch.id);
       if (!head) continue;
       // The stored root must be the tree hash of the stored hashes (a forger may have written either).

@@ -313,10 +313,11 @@ export class WritePipeline {
   private async enqueue(proposal: TxProposal, waiter?: Waiter): Promise<Transaction> {
     if (this.closed) throw new LedgerError('closed', 'the ledger is closed');
     checkProposal(proposal);
+    // A halted channel refuses first: one whose genesis was refused (an alarm) does not exist yet.
+    const halted = this.halt(proposal.channel);
+    if (halted) throw new LedgerError('halted', halted);
     const st = this.byName.get(proposal.channel) ?? (await this.channelState(proposal.channel));
     if (!st) throw new LedgerError('unknown-channel', `unknown channel "${proposal.channel}"`);
-    const halted = this.halt(st.name);
-    if (halted) throw new LedgerError('halted', halted);
     const tx: Transaction = {
       txId: newTxId(proposal.creator),
       channel: st.name,

@@ -230,6 +230,28 @@ describe(`the log no restore can rewind (${PG ? 'PostgreSQL' : 'SQLite'})`, () =
     }
   });
 
+  it('(a) an empty database under a key directory that remembers the origin: starts halted, signs nothing', async () => {
+    const d = await deployment('emptied');
+    let s = await start(d);
+    for (let i = 0; i < 2; i++) expect((await s.putAuthor(`Lost ${i}`)).put.body.code).toBe(0);
+    await s.app.close();
+    const empty: Deployment = { ...(await deployment('emptied-new')), keyDir: d.keyDir };
+    s = await start(empty);
+    try {
+      expect(s.app.checkpoints.alarms.get('artchannel')).toMatchObject({
+        kind: 'rollback',
+        signed: { size: 3 },
+        head: { size: 1 },
+      });
+      expect(await checkpointSizes(s.app)).toEqual([]);
+      expect((await s.putAuthor('after')).put.status).toBe(503);
+      expect(await checkpointSizes(s.app)).toEqual([]);
+      expect((await readyz(s.app)).body.msg).toMatch(/signed 3 entries, stored 1/);
+    } finally {
+      await s.app.close();
+    }
+  });
+
   it('(a) restored onto a key directory without its state: the witnesses remember, nothing signed', async () => {
     const { d, withWitnesses } = await witnessedLog('restore-fresh-keys');
     // An older copy: the log as it was at 4 entries (the attacker or the operator removes the rest).

@@ -18,7 +18,7 @@ import { CheckpointSigner, loadSigningKey, SIGNED_STATE_FILE } from '../../ledge
 import { ed25519PrivateKey } from '../../ledger/ed25519Key';
 import { originOf, resolveOriginPrefix } from '../../ledger/origin';
 import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
-import type { Ledger } from '../../../common/ledger/types';
+import { LedgerError, type Ledger } from '../../../common/ledger/types';
 import type { Kysely } from 'kysely';
 import type { LedgerTables } from '../../ledger/tables';
 import { loadWitnessConfig } from '../../ledger/witnessConfig';
@@ -100,7 +100,13 @@ export default fp(
     // The signer first: it loads the last signed checkpoints (and raises any alarm) before recovery cuts blocks.
     await signer.start();
     await ledger.start();
-    await ledger.ensureChannel(RECORD_CHANNEL);
+    try {
+      await ledger.ensureChannel(RECORD_CHANNEL);
+    } catch (err) {
+      // A halted log (an alarm at its genesis: the key directory remembers a longer log of this origin)
+      // still starts, to show the alarm; it signs nothing.
+      if (!(err instanceof LedgerError && err.code === 'halted')) throw err;
+    }
     app.decorate('ledger', ledger as Ledger);
     app.decorate('checkpoints', signer);
     app.decorate('witnessMemory', memory);
