@@ -24,6 +24,7 @@ import { checkBlockWeb, checkProofWeb, type ProofCheck } from '../../../common/l
 import type { BlockInfo, CommittedTx, TxProof } from './api';
 import { stayOnError } from './Channels';
 import { Fields, Hash, ListPagination, Loaded, useBaas, tableSx } from './common';
+import { LedgerAlarms } from './LedgerAlarms';
 
 type BlockDetail = BlockInfo & { id: string; transactions: CommittedTx[] };
 
@@ -90,6 +91,7 @@ function BlockView({ channelId, number }: { channelId: number; number: number })
   }, [b]);
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.block', { number, channel: b?.channel ?? channelId })} />
       <Loaded loading={isPending || (!b && !error)} error={error}>
         {b && (
@@ -197,6 +199,7 @@ function TransactionView({ txId }: { txId: string }) {
   const label = (field: string) => `resources.transactions.fields.${field}`;
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.transaction')} />
       <Loaded loading={isPending} error={error}>
         {tx && (

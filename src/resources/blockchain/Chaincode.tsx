@@ -43,6 +43,7 @@ import {
 import { apiPost, type ChaincodeDetail, type ChaincodeRow } from './api';
 import { NumericIdShow } from './Channels';
 import { Fields, nameLink, Hash, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
+import { LedgerAlarms } from './LedgerAlarms';
 
 const STEPS = ['installed', 'approved', 'committed'] as const;
 const STATUS_COLOR = { installed: 'default', approved: 'info', committed: 'success' } as const;
@@ -171,6 +172,7 @@ export function ChaincodeList() {
   const [open, setOpen] = useState(false);
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.chaincodes')} />
       <Stack spacing={2}>
         <Box>
@@ -248,6 +250,7 @@ function ChaincodeView({ id }: { id: number }) {
   };
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title
         title={
           cc

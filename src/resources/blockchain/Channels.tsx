@@ -19,11 +19,13 @@ import {
 } from 'react-admin';
 import type { BlockInfo, BlockRecord, ChannelInfo } from './api';
 import { nameLink, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
+import { LedgerAlarms } from './LedgerAlarms';
 
 export function ChannelList() {
   const translate = useTranslate();
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.channels')} />
       <ListBase resource="channels" perPage={20} disableSyncWithLocation storeKey={false}>
         <Card variant="outlined">
@@ -110,6 +112,7 @@ function ChannelView({ id }: { id: number }) {
   const { record: ch, isPending, error } = useShowContext<ChannelInfo>();
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.channel', { name: ch?.name ?? id })} />
       <Loaded loading={isPending} error={error}>
         {ch && (

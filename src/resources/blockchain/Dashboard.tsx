@@ -30,6 +30,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { baasGet, type BlockRecord, type ChannelInfo, type DashboardData, type VerifyResult } from './api';
 import { blockLink } from './Channels';
 import { HashField, Loaded, LoadedCard, NoRows, PlainTable, useBaas, tableSx } from './common';
+import { LedgerAlarms } from './LedgerAlarms';
 
 function StatCard({ label, value, to, sub }: { label: string; value: number; to?: string; sub?: string }) {
   const body = (
@@ -258,6 +259,7 @@ export function BlockchainDashboard() {
   }));
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.dashboard')} />
       <Stack spacing={2}>
         <SearchBox />

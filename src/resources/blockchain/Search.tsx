@@ -8,6 +8,7 @@ import { Title, useTranslate } from 'react-admin';
 import type { Page, SearchHit } from './api';
 import { Loaded, useBaas } from './common';
 import { SearchBox } from './Dashboard';
+import { LedgerAlarms } from './LedgerAlarms';
 
 export function ChainSearch() {
   const translate = useTranslate();
@@ -16,6 +17,7 @@ export function ChainSearch() {
   const res = useBaas<Page<SearchHit>>('/search', { q }, q.length > 0);
   return (
     <Box sx={{ p: 2 }}>
+      <LedgerAlarms />
       <Title title={translate('blockchain.title.search')} />
       <Stack spacing={2}>
         <SearchBox key={q} initial={q} />

@@ -19,7 +19,21 @@ const en = {
       version: 'Version',
       yes: 'On',
       no: 'Off',
-      values: { solo: 'Solo', 'leader-election': 'Leader election', running: 'Running', syncing: 'Syncing' },
+      values: {
+        solo: 'Solo',
+        'leader-election': 'Leader election',
+        running: 'Running',
+        syncing: 'Syncing',
+        halted: 'Halted',
+      },
+    },
+    alarm: {
+      title: 'Ledger halted on channel %{channel}: nothing is signed and put on chain is refused',
+      rollback:
+        'Rollback: the stored log has %{head} entries, fewer than the %{signed} of the last checkpoint signed or cosigned.',
+      fork: 'Fork: the stored log of %{head} entries does not extend the checkpoint of %{signed} entries signed or cosigned.',
+      witness: 'Witness %{witness} remembers that checkpoint.',
+      way: 'Ways out: restore a newer copy of the database, or start a new log (README, "Backup and restore").',
     },
     title: {
       dashboard: 'Blockchain overview',
@@ -155,7 +169,20 @@ const zh: typeof en = {
       version: '版本',
       yes: '开启',
       no: '关闭',
-      values: { solo: 'Solo 单节点', 'leader-election': '主节点选举', running: '运行中', syncing: '同步中' },
+      values: {
+        solo: 'Solo 单节点',
+        'leader-election': '主节点选举',
+        running: '运行中',
+        syncing: '同步中',
+        halted: '已停止',
+      },
+    },
+    alarm: {
+      title: '通道 %{channel} 的账本已停止：不再签名，拒绝上链',
+      rollback: '回滚：存储的日志只有 %{head} 条记录，少于最近签名或见证的检查点的 %{signed} 条。',
+      fork: '分叉：存储的 %{head} 条记录的日志不是最近签名或见证的 %{signed} 条检查点的延续。',
+      witness: '见证者 %{witness} 记得该检查点。',
+      way: '解决办法：恢复更新的数据库备份，或启用新的日志（见 README“备份与恢复”）。',
     },
     title: {
       dashboard: '区块链概览',
