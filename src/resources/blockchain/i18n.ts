@@ -182,7 +182,7 @@ const zh: typeof en = {
       rollback: '回滚：存储的日志只有 %{head} 条记录，少于最近签名或见证的检查点的 %{signed} 条。',
       fork: '分叉：存储的 %{head} 条记录的日志不是最近签名或见证的 %{signed} 条检查点的延续。',
       witness: '见证者 %{witness} 记得该检查点。',
-      way: '解决办法：恢复更新的数据库备份，或启用新的日志（见 README“备份与恢复”）。',
+      way: '解决办法：恢复更新的数据库备份，或启用新的日志（见 README 的 “Backup and restore” 一节）。',
     },
     title: {
       dashboard: '区块链概览',

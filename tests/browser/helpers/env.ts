@@ -139,8 +139,12 @@ function importFullTate(dataDir: string): void {
  * Starts server + browser (see the module doc).
  * @param opts.tate `sample` (default: the first-start seed, 1,826 artworks) or `full` (the whole Tate
  *   collection, 51,840 artworks, {@link importFullTate})
+ * @param opts.seed false: no first-start seed (an empty registry; faster)
+ * @param opts.env more environment of the server (e.g. `LEDGER_KEY_DIR`)
  */
-export async function startEnv(opts: { tate?: 'sample' | 'full' } = {}): Promise<TestEnv> {
+export async function startEnv(
+  opts: { tate?: 'sample' | 'full'; seed?: boolean; env?: Record<string, string> } = {},
+): Promise<TestEnv> {
   const consoleDir = await buildConsole();
   const dataDir = mkdtempSync(join(tmpdir(), 'baas-data-'));
   if (opts.tate === 'full') importFullTate(dataDir);
@@ -149,11 +153,12 @@ export async function startEnv(opts: { tate?: 'sample' | 'full' } = {}): Promise
     dataDir,
     entry: serverEntry(),
     env: {
-      SEED: '1',
+      SEED: opts.seed === false ? '0' : '1',
       CONSOLE_DIR: consoleDir,
       ADMIN_PASSWORD: passwords.admin,
       USER_PASSWORD: passwords.user,
       LOGIN_RATE_LIMIT: '1000',
+      ...opts.env,
     },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
