@@ -46,7 +46,7 @@ async function served(path: string): Promise<{ status: number; cache?: string; b
 
 describe('partial tiles of older checkpoints', () => {
   it('checkpoint sizes are 1, 11, ..., 261 (blocks of 10 after the genesis transaction)', async () => {
-    const rows = await (t.app.db as Kysely<LedgerTables>)
+    const rows = await (t.app.db as unknown as Kysely<LedgerTables>)
       .selectFrom('ledger_checkpoint')
       .select('size')
       .orderBy('size')
