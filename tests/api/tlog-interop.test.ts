@@ -1,9 +1,13 @@
 /**
  * The ledger as a C2SP transparency log, checked with Go's reference implementation (issue 19): a server
  * (createTestApp: SQLite, or PostgreSQL with TEST_DATABASE_URL) listening on 127.0.0.1 puts records on
- * chain, then tests/go/tlogcheck (GOPATH mode against Debian's golang-golang-x-mod-dev) opens two served
- * checkpoints with note.Open, checks the served consistency proof with tlog.CheckTree, reads every entry
- * through the tiles (tlog.TileHashReader) and checks each served inclusion proof with tlog.CheckRecord.
+ * chain, then tests/go/tlogcheck (GOPATH mode against Debian's golang-golang-x-mod-dev) opens the served
+ * checkpoint with note.Open, reads every entry through the tiles (tlog.TileHashReader) and checks each
+ * served inclusion proof with tlog.CheckRecord; then, as a client still holding an older checkpoint (sizes
+ * 5 and 277, the log grown to 307 since: their partial tiles 0/000.p/5 and 0/001.p/21 are not the latest's
+ * 0/001.p/51), it reads that tree through its own partial tiles (tlog.TileHashReader over the older tree,
+ * tlog.TreeHash, tlog.ProveRecord + CheckRecord) and checks the consistency proof to the latest (C2SP
+ * tlog-tiles, "Partial Tiles"; docs/ledger.md section 10).
  * Property test: for random sizes m ≤ n ≤ 5,000 our proofs verify in Go and in ours, and a flipped byte
  * fails both. Skipped with a message only when `go` is not installed (scripts/ensure-system-deps.sh
  * installs it for CI).
@@ -34,13 +38,6 @@ const run = promisify(execFile);
 const GO_ENV = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' };
 const PROGRAM = join(ROOT, 'tests/go/tlogcheck/main.go');
 let goBinary: string | undefined;
-try {
-  execFileSync('go', ['version'], { stdio: 'ignore' });
-} catch {
-  console.warn(
-    'tlog-interop: `go` is not installed, skipping the Go interop tests (apt-get install golang-go golang-golang-x-mod-dev)',
-  );
-}
 const hasGo = (() => {
   try {
     execFileSync('go', ['version'], { stdio: 'ignore' });
@@ -106,34 +103,60 @@ describe.skipIf(!hasGo)('Go tlog interop against a running server', () => {
     }
   }
 
-  it('note.Open, CheckTree between two served checkpoints, entries through tiles, CheckRecord of each', async () => {
-    await putAuthors(4);
+  /** The served checkpoint's note, and its size (the second line). */
+  async function checkpointNow(prefix: string): Promise<{ note: string; size: number }> {
+    const note = await (await fetch(`${prefix}/checkpoint`)).text();
+    return { note, size: Number(note.split('\n')[1]) };
+  }
+
+  it('note.Open, entries through tiles, CheckRecord of each; clients holding older checkpoints read their trees', async () => {
     const prefix = `${url}/baas-api/public/log/artchannel`;
-    const old = await (await fetch(`${prefix}/checkpoint`)).text();
-    writeFileSync(join(dir, 'old.note'), old);
-    await putAuthors(300 - 4); // past one full tile of 256 entries
+    await putAuthors(4);
+    const first = await checkpointNow(prefix);
+    await putAuthors(276 - 4);
+    // An older checkpoint past the first full tile, not a multiple of 256: its partial tiles (0/001.p/W,
+    // entries/001.p/W) have other widths than the latest's once the log has grown.
+    const older = await checkpointNow(prefix);
+    await putAuthors(306 - 276);
+    const latest = await checkpointNow(prefix);
+    expect(first.size % 256).not.toBe(0);
+    expect(older.size).toBeGreaterThan(256);
+    expect(older.size % 256).not.toBe(0);
+    expect(latest.size % 256).toBeGreaterThan(older.size % 256);
+    expect(Math.floor(latest.size / 256)).toBe(Math.floor(older.size / 256));
+    writeFileSync(join(dir, 'first.note'), first.note);
+    writeFileSync(join(dir, 'older.note'), older.note);
     const key = await (await fetch(`${url}/baas-api/public/key`)).json();
     const bin = await goChecker();
-    const stdout = await run(bin, ['server', prefix, key.data.vkey, join(dir, 'old.note')], {
-      env: GO_ENV,
-      maxBuffer: 1 << 24,
-    }).then(
+    const stdout = await run(
+      bin,
+      ['server', prefix, key.data.vkey, join(dir, 'first.note'), join(dir, 'older.note')],
+      { env: GO_ENV, maxBuffer: 1 << 24 },
+    ).then(
       (r) => r.stdout,
       (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
     );
+    const older1 = (m: number) =>
+      `older ${m}: CheckTree ${m} → ${latest.size}, TreeHash through its tiles, ${m % 256} entries of bundle ${Math.floor(m / 256)}, ProveRecord\\+CheckRecord 4`;
     expect(stdout).toMatch(
-      /^OK origin \S+\/artchannel: note\.Open, CheckTree \d+ → \d+, \d+ entries read through tiles/,
+      new RegExp(
+        `^OK origin \\S+/artchannel: note\\.Open, ${latest.size} entries read through tiles, CheckRecord each; ${older1(first.size)}; ${older1(older.size)}\n$`,
+      ),
     );
     // The served checkpoint counts entries: the genesis transaction and the puts.
-    const body = (await (await fetch(`${prefix}/checkpoint`)).text()).split('\n');
-    expect(Number(body[1])).toBeGreaterThanOrEqual(301);
-    expect(body[0]).toBe(key.data.name);
-    // Full tiles are immutable, partial ones are not cached.
+    expect(latest.size).toBeGreaterThanOrEqual(307);
+    expect(latest.note.split('\n')[0]).toBe(key.data.name);
+    // Tiles are immutable, partial ones included (a path's bytes never change).
     const full = await fetch(`${prefix}/tile/0/000`);
     expect(full.status).toBe(200);
     expect(full.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await full.arrayBuffer()).byteLength).toBe(8192);
-    expect((await fetch(`${prefix}/tile/0/001.p/7`)).status).toBe(404); // not the signed size's width
+    const olderTile = await fetch(`${prefix}/tile/0/001.p/${older.size % 256}`);
+    expect(olderTile.status).toBe(200);
+    expect(olderTile.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(
+      (await fetch(`${prefix}/tile/0/001.p/${(latest.size % 256) + 1}`)).status, // beyond the signed size
+    ).toBe(404);
     expect((await fetch(`${prefix}/tile/0/1`)).status).toBe(404); // not a canonical path
   }, 600_000);
 });

@@ -6,11 +6,14 @@
  *
  * - `GET <prefix>/checkpoint`: the latest signed checkpoint, `text/plain; charset=utf-8`, `no-cache`,
  *   with the cosignatures its witnesses returned (server/ledger/witnessPush.ts);
- * - `GET <prefix>/tile/<L>/<N>[.p/<W>]`: a hash tile (height 8), `application/octet-stream`; full tiles
- *   `Cache-Control: public, max-age=31536000, immutable`; a partial tile only while the latest checkpoint's
- *   size requires it (404 otherwise: the full tile is then available);
+ * - `GET <prefix>/tile/<L>/<N>[.p/<W>]`: a hash tile (height 8), `application/octet-stream`: a full tile
+ *   once the latest signed checkpoint covers it; a partial tile of width W whenever a stored checkpoint of
+ *   the channel had a size that makes it W wide (C2SP "Partial Tiles": a client still holding an older
+ *   checkpoint reads that tree), also after the full tile exists (server/ledger/tileAvailability.ts);
+ *   404 for any other path. `Cache-Control: public, max-age=31536000, immutable` for full and partial
+ *   ones alike: the log only appends, so a path's bytes never change once it is served;
  * - `GET <prefix>/tile/entries/<N>[.p/<W>]`: an entry bundle (each entry = a transaction's canonical
- *   JSON, prefixed by its length as a big-endian uint16);
+ *   JSON, prefixed by its length as a big-endian uint16), served and cached as the level-0 tile <N>;
  * - `GET <prefix>/proof/inclusion?index=I|txId=T[&size=S]`: `{size, index, leafHash, proof}` (hashes in
  *   standard base64, leaf to root, Go's `tlog.RecordProof`) in the envelope;
  * - `GET <prefix>/proof/consistency?from=M&to=N`: `{from, to, proof}` (Go's `tlog.TreeProof`).
@@ -23,6 +26,7 @@ import { toHex } from '../../../common/ledger/hex';
 import { toBase64 } from '../../../common/ledger/note';
 import { parseTilePath, TILE_WIDTH } from '../../../common/ledger/tlog';
 import { latestCheckpoint } from '../../ledger/checkpoints';
+import { tileServed } from '../../ledger/tileAvailability';
 import { cosignedNote } from '../../ledger/witnessPush';
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../errors';
@@ -120,18 +124,15 @@ export default async function logRoutes(fastify: FastifyInstance) {
       const tile = parseTilePath(path);
       if (!tile) throw notFound('Tile', path);
       const { ch, cp } = await signed(params.channel);
-      // The tile must lie within the signed tree: its width at that size, or a full tile below it.
-      const level = tile.L === -1 ? 0 : tile.L;
-      const widthAtSize = Math.floor(cp.size / TILE_WIDTH ** level) - tile.N * TILE_WIDTH;
-      const full = tile.W === TILE_WIDTH;
-      if (full ? widthAtSize < TILE_WIDTH : widthAtSize !== tile.W) throw notFound('Tile', path);
+      // A full tile the signed tree covers, or a partial one of a size some checkpoint had.
+      if (!(await tileServed(app.db, ch.id, cp.size, tile))) throw notFound('Tile', path);
       const data =
         tile.L === -1
           ? await app.ledger.entryBundle(ch.id, tile.N, tile.W)
           : await app.ledger.tile(ch.id, tile);
       return reply
         .type('application/octet-stream')
-        .header('cache-control', full ? IMMUTABLE : 'no-cache')
+        .header('cache-control', IMMUTABLE)
         .send(Buffer.from(data));
     },
   );
