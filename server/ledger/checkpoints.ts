@@ -171,8 +171,10 @@ export class CheckpointSigner {
   private insertStmt: SQLite.Statement | undefined;
   /** Channels whose origin row (`ledger_log`) is known to be committed. */
   private readonly originStored = new Set<number>();
-  /** Witnessed checkpoints (`witness size root`) already checked against this channel's tree, by channel id. */
-  private readonly witnessChecked = new Map<number, Set<string>>();
+  /** Per channel id and witness, the last witnessed checkpoint (`size root`) checked against the tree. */
+  private readonly witnessChecked = new Map<number, Map<string, string>>();
+  /** Per channel id, the checkpoints this process signed and committed lately (size → root hex). */
+  private readonly signedRecent = new Map<number, Map<number, string>>();
 
   constructor(
     private readonly db: Kysely<any>,
@@ -300,11 +302,16 @@ export class CheckpointSigner {
     db: Kysely<any>,
   ): Promise<void> {
     const origin = this.origin(channel);
-    const done = this.witnessChecked.get(channelId) ?? new Set<string>();
+    const done = this.witnessChecked.get(channelId) ?? new Map<string, string>();
     this.witnessChecked.set(channelId, done);
     for (const w of this.opts.witnessed?.(origin) ?? []) {
-      const id = `${w.witness} ${w.size} ${w.rootHash}`;
-      if (done.has(id)) continue;
+      const id = `${w.size} ${w.rootHash}`;
+      if (done.get(w.witness) === id) continue;
+      // One this process signed: the head extends it already (each block extends the previous one).
+      if (this.signedRecent.get(channelId)?.get(w.size) === w.rootHash && head.size >= w.size) {
+        done.set(w.witness, id);
+        continue;
+      }
       const base = {
         channel,
         origin,
@@ -332,7 +339,7 @@ export class CheckpointSigner {
           kind: 'fork',
           reason: `the stored tree of ${head.size} entries does not extend the checkpoint of ${w.size} entries (root ${w.rootHash}) witness ${w.witness} cosigned`,
         });
-      done.add(id);
+      done.set(w.witness, id);
     }
   }
 
@@ -393,6 +400,10 @@ export class CheckpointSigner {
     const last = this.lastSigned.get(block.channelId);
     if (last && last.size > p.size) return;
     this.lastSigned.set(block.channelId, { size: p.size, rootHash: p.rootHash });
+    const recent = this.signedRecent.get(block.channelId) ?? new Map<number, string>();
+    this.signedRecent.set(block.channelId, recent);
+    recent.set(p.size, p.rootHash);
+    if (recent.size > 256) recent.delete(recent.keys().next().value!);
     this.state[p.origin] = { size: p.size, rootHash: p.rootHash, note: p.note };
     this.saveState();
   };
