@@ -43,6 +43,7 @@ async function login(port: number) {
 afterAll(async () => {
   await child?.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-keys`, { recursive: true, force: true }); // the default LEDGER_KEY_DIR, beside it
 });
 
 describe('crash safety', () => {

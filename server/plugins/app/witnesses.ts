@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { parsePolicy, type Policy } from '../../../common/ledger/policy';
+import { ConfigError } from '../../configError';
 import { logCheckpointSource } from '../../ledger/witnessSource';
 import {
   parseWitnessList,
@@ -38,10 +39,16 @@ export default fp(
       try {
         policy = await parsePolicy(readFileSync(file, 'utf8'));
       } catch (err) {
-        throw new Error(`LEDGER_WITNESS_POLICY ${file}: ${(err as Error).message}`);
+        throw new ConfigError(`LEDGER_WITNESS_POLICY ${file}: ${(err as Error).message}`);
       }
     }
-    const list = withPolicyWitnesses(await parseWitnessList(app.config.ledgerWitnesses), policy);
+    let list: ConfiguredWitness[];
+    try {
+      list = withPolicyWitnesses(await parseWitnessList(app.config.ledgerWitnesses), policy);
+    } catch (err) {
+      // Malformed LEDGER_WITNESSES, or two keys for one witness name: the configuration, not a bug.
+      throw new ConfigError((err as Error).message);
+    }
     const pusher = new WitnessPusher(app.db as Kysely<any>, list, logCheckpointSource(app), {
       active: () => (app.ledger as { isOrderer?: () => boolean }).isOrderer?.() ?? true,
       log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.warn(msg)),
