@@ -10,7 +10,7 @@
  * in production (`NODE_ENV=production`) the start is refused instead, as it is for any key dir that is
  * DATA_DIR or inside it (real paths compared).
  */
-import { chmodSync, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../configError';
 
@@ -36,15 +36,22 @@ export function chooseKeyDir(
   return { dir, legacy: false };
 }
 
-/** The real path of `p`: that of its nearest existing ancestor followed by the missing rest. */
-function realPath(p: string): string {
-  let head = resolve(p);
-  const rest: string[] = [];
-  while (!existsSync(head) && dirname(head) !== head) {
-    rest.unshift(basename(head));
-    head = dirname(head);
+/**
+ * The real path of `p`, also when it does not exist yet: a dangling symbolic link is followed to its
+ * target, a missing path is its real parent's child.
+ */
+function realPath(p: string, depth = 0): string {
+  const abs = resolve(p);
+  if (existsSync(abs)) return realpathSync(abs);
+  let link: string | undefined;
+  try {
+    if (lstatSync(abs).isSymbolicLink()) link = readlinkSync(abs);
+  } catch {
+    // missing: not a link
   }
-  return join(realpathSync(head), ...rest);
+  if (link !== undefined && depth < 40) return realPath(resolve(dirname(abs), link), depth + 1);
+  const parent = dirname(abs);
+  return parent === abs ? abs : join(realPath(parent, depth), basename(abs));
 }
 
 /** Whether `dir` is `parent` or inside it, comparing real paths (symbolic links followed). */
