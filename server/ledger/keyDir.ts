@@ -97,5 +97,7 @@ export function prepareKeyDir(config: KeyDirConfig, warn: (line: string) => void
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
   } else if ((statSync(dir).mode & 0o077) !== 0 && !config.ledgerKeyDirLegacy)
-    warn(`ledger: the key directory ${dir} is open to other users (mode ${(statSync(dir).mode & 0o777).toString(8)}): chmod 700 ${dir}`);
+    warn(
+      `ledger: the key directory ${dir} is open to other users (mode ${(statSync(dir).mode & 0o777).toString(8)}): chmod 700 ${dir}`,
+    );
 }

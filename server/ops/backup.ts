@@ -192,9 +192,7 @@ export function verifyBackup(dir: string): BackupManifest {
     if (!existsSync(p)) throw new Error(`${f.path} is missing from the backup: the backup is truncated`);
     const bytes = statSync(p).size;
     if (bytes < f.bytes)
-      throw new Error(
-        `${f.path} has ${bytes} bytes, the manifest says ${f.bytes}: the backup is truncated`,
-      );
+      throw new Error(`${f.path} has ${bytes} bytes, the manifest says ${f.bytes}: the backup is truncated`);
     if (bytes !== f.bytes || sha256(p) !== f.sha256)
       throw new Error(`${f.path} does not match its SHA-256 in the manifest: the backup is damaged`);
   }

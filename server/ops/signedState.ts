@@ -92,7 +92,9 @@ export function writeSignedState(file: string, state: SignedState): void {
 export function sqliteOrigins(file: string): string[] {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    const table = db.prepare(`select 1 from sqlite_master where type = 'table' and name = 'ledger_log'`).get();
+    const table = db
+      .prepare(`select 1 from sqlite_master where type = 'table' and name = 'ledger_log'`)
+      .get();
     if (!table) return [];
     return (db.prepare('select origin from ledger_log order by origin').all() as { origin: string }[]).map(
       (r) => r.origin,

@@ -93,7 +93,9 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('backup while 20 writers write,
     expect(during).toBeGreaterThan(0); // the writers did write while the backup ran
     const manifest = JSON.parse(readFileSync(join(backupDir, 'manifest.json'), 'utf8'));
     const paths = manifest.files.map((f: { path: string }) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['baas.sqlite', 'ledger-key-dir/ledger-signed-checkpoints.json']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['baas.sqlite', 'ledger-key-dir/ledger-signed-checkpoints.json']),
+    );
     expect(paths.filter((p: string) => p.includes('signing-key'))).toEqual([]); // never the private key
     expect(existsSync(join(dataDir, 'ledger-signing-key.pem'))).toBe(false); // it is in <DATA_DIR>-keys
     expect(manifest.origins).toEqual([expect.stringMatching(/^baas-[0-9a-f]{12}\.invalid\/artchannel$/)]);
@@ -114,7 +116,9 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('backup while 20 writers write,
     expect(existsSync(join(restored, 'ledger-signing-key.pem'))).toBe(false);
     expect(existsSync(join(restored, 'ledger-key-dir'))).toBe(false); // the state goes to the key dir
     // A new key dir (another machine): it now remembers what the backup's state remembered.
-    expect(JSON.parse(readFileSync(join(`${restored}-keys`, 'ledger-signed-checkpoints.json'), 'utf8'))).toEqual(
+    expect(
+      JSON.parse(readFileSync(join(`${restored}-keys`, 'ledger-signed-checkpoints.json'), 'utf8')),
+    ).toEqual(
       JSON.parse(readFileSync(join(backupDir, 'ledger-key-dir', 'ledger-signed-checkpoints.json'), 'utf8')),
     );
     const db = new SQLite(join(restored, 'baas.sqlite'), { readonly: true });

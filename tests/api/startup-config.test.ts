@@ -114,7 +114,10 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('a refused configuration: one l
     await app.ready();
     await app.close();
     const r = await refusedStart({ DATA_DIR: dataDir, LEDGER_ORIGIN: 'second.test/log' });
-    expectOneLine(r, /LEDGER_ORIGIN "second\.test\/log" differs from this ledger's origin prefix "first\.test\/log"/);
+    expectOneLine(
+      r,
+      /LEDGER_ORIGIN "second\.test\/log" differs from this ledger's origin prefix "first\.test\/log"/,
+    );
   });
 
   it('production: a key dir that is DATA_DIR, inside it, or a link into it; the old key in DATA_DIR', async () => {
