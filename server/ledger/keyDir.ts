@@ -64,6 +64,8 @@ export function isWithin(dir: string, parent: string): boolean {
 export interface KeyDirConfig {
   dataDir: string;
   ledgerKeyDir: string;
+  /** `LEDGER_SIGNING_KEY`: the key from the environment (then the key dir holds the state only). */
+  ledgerSigningKey?: string;
   /** DATA_DIR kept as the key dir of an old installation (see the module doc). */
   ledgerKeyDirLegacy: boolean;
   /** `NODE_ENV=production`. */
@@ -73,6 +75,9 @@ export interface KeyDirConfig {
 /**
  * At server start, before the key is loaded: refuses (in production) a key dir that is DATA_DIR or
  * inside it, warns about the legacy layout otherwise, and creates the key dir (mode 0700) when missing.
+ * Refuses, in any mode, a key dir that remembers signed checkpoints but holds no key while
+ * LEDGER_SIGNING_KEY is unset (a restore onto a new machine without the key): a new key would be made
+ * and sign the same log under another key.
  * @throws ConfigError naming the directories and what to do
  */
 export function prepareKeyDir(config: KeyDirConfig, warn: (line: string) => void): void {
@@ -92,6 +97,14 @@ export function prepareKeyDir(config: KeyDirConfig, warn: (line: string) => void
   else if (!isWithin(dir, dataDir) && existsSync(join(dataDir, KEY_FILE_NAME)))
     warn(
       `ledger: ${join(dataDir, KEY_FILE_NAME)} is not used (the key dir is ${dir}) but lies in DATA_DIR, where copies and backups of DATA_DIR carry it: check that it is the key in ${dir} or an old one, then remove it`,
+    );
+  if (
+    !config.ledgerSigningKey &&
+    existsSync(join(dir, STATE_FILE_NAME)) &&
+    !existsSync(join(dir, KEY_FILE_NAME))
+  )
+    throw new ConfigError(
+      `${join(dir, STATE_FILE_NAME)} remembers signed checkpoints but ${dir} holds no ${KEY_FILE_NAME} and LEDGER_SIGNING_KEY is unset: put the log's signing key there (or set LEDGER_SIGNING_KEY); a new key would sign the same log under another key`,
     );
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

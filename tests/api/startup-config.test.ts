@@ -9,7 +9,16 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, createPublicKey } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -139,6 +148,18 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('a refused configuration: one l
     expect(existsSync(join(dataDir, 'keys'))).toBe(false);
     expect(existsSync(join(dataDir, 'baas.sqlite'))).toBe(false);
     expect(existsSync(`${legacyData}-keys`)).toBe(false);
+  });
+
+  it('a key dir that remembers signed checkpoints but holds no key (a restore without the key)', async () => {
+    const dataDir = join(work, 'no-key');
+    mkdirSync(`${dataDir}-keys`, { recursive: true, mode: 0o700 });
+    writeFileSync(join(`${dataDir}-keys`, STATE_FILE_NAME), '{}');
+    const r = await refusedStart({ DATA_DIR: dataDir });
+    expectOneLine(
+      r,
+      /remembers signed checkpoints but .* holds no ledger-signing-key\.pem and LEDGER_SIGNING_KEY is unset/,
+    );
+    expect(existsSync(join(`${dataDir}-keys`, KEY_FILE_NAME))).toBe(false); // no new key
   });
 });
 
