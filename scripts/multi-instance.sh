@@ -3,7 +3,8 @@
 # production bundle as `npm start` runs it:
 #   DATABASE_URL=postgres://user:pass@host:5432/db bash scripts/multi-instance.sh [--proxy] [count] [first-port]
 # Defaults: 3 instances on ports 8081, 8082, 8083, each with its own DATA_DIR (uploads) under
-# ./data/instance-N. They start one after the other (the first migrates the database and creates the
+# ./data/instance-N and its key dir (LEDGER_KEY_DIR's default: its last signed checkpoints) beside it,
+# ./data/instance-N-keys. They start one after the other (the first migrates the database and creates the
 # accounts), then share everything through PostgreSQL: sessions (any instance accepts any token), the
 # registry and the ledger, whose blocks are cut by the one instance holding the orderer advisory lock.
 # With --proxy (listening on PROXY_PORT, default 8080), nginx runs in front of them (scripts/nginx-proxy.sh: failover,

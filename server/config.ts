@@ -10,9 +10,13 @@
  * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
  * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
  * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);
- * - `LEDGER_SIGNING_KEY` (default unset: `<DATA_DIR>/ledger-signing-key.pem`, created at first start): the
- *   checkpoint signing key, a PKCS#8 PEM Ed25519 key or the base64 of a 32-byte seed; `LEDGER_KEY_DIR`
- *   (default `DATA_DIR`): where the generated key and the last signed checkpoints are kept;
+ * - `NODE_ENV` (default unset): `production` is production mode, where the server refuses to start with a
+ *   key directory that is DATA_DIR or inside it (server/ledger/keyDir.ts);
+ * - `LEDGER_SIGNING_KEY` (default unset: `<LEDGER_KEY_DIR>/ledger-signing-key.pem`, created at first
+ *   start): the checkpoint signing key, a PKCS#8 PEM Ed25519 key or the base64 of a 32-byte seed;
+ *   `LEDGER_KEY_DIR` (default `<DATA_DIR>-keys`, a sibling of DATA_DIR, created with mode 0700; DATA_DIR
+ *   itself for an old installation whose key is there, with a warning, refused in production): where the
+ *   generated key and the last signed checkpoints are kept, never in DATA_DIR's backups;
  *   `LEDGER_ORIGIN` (default: derived once and stored): the origin prefix of the logs, channel C's origin
  *   being `<LEDGER_ORIGIN>/C` (docs/ledger.md 10); `LEDGER_ORIGIN_SHARED=1` accepts an example name;
  *   `LEDGER_KEY_NAME` (default `baas-admin`): the chain's display name;
@@ -36,6 +40,8 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ConfigError } from './configError';
+import { chooseKeyDir } from './ledger/keyDir';
 import type { S3StoreOptions } from './storage/s3Store';
 import { s3Options, storeKind, type StoreKind } from './storage/storeConfig';
 
@@ -80,10 +86,14 @@ export interface AppConfig {
   /** `LEDGER_ORIGIN_SHARED=1`: accept an example origin two deployments would share (tests, demos). */
   ledgerOriginShared: boolean;
   /**
-   * `LEDGER_KEY_DIR` (default `DATA_DIR`): where the generated signing key and the last signed
-   * checkpoints (`ledger-signed-checkpoints.json`) are kept; put it outside the database's backups.
+   * `LEDGER_KEY_DIR` (default `<DATA_DIR>-keys`): where the generated signing key and the last signed
+   * checkpoints (`ledger-signed-checkpoints.json`) are kept, outside DATA_DIR and its backups.
    */
   ledgerKeyDir: string;
+  /** `ledgerKeyDir` is DATA_DIR because an old installation keeps its key there (server/ledger/keyDir.ts). */
+  ledgerKeyDirLegacy: boolean;
+  /** `NODE_ENV=production`: production mode (refuses a key dir inside DATA_DIR). */
+  production: boolean;
   /** Calls of `/baas-api/public/*` allowed per IP per minute (`PUBLIC_RATE_LIMIT`, default 600). */
   publicRateLimit: number;
   /** Login attempts allowed per IP per minute. */
@@ -112,14 +122,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+    throw new ConfigError(`${name} must be a non-negative integer, got "${value}"`);
   return n;
 }
 
-/** A positive integer setting. @throws Error naming the variable otherwise */
+/** A positive integer setting. @throws ConfigError naming the variable otherwise */
 function positive(value: string, name: string): number {
   const n = int(value, 0, name);
-  if (n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  if (n < 1) throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -149,12 +159,14 @@ export function parseHosts(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** Reads the configuration; throws with the variable's name on a malformed value. */
+/** Reads the configuration; throws (ConfigError) with the variable's name on a malformed value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const keyDir = chooseKeyDir(env.LEDGER_KEY_DIR, dataDir);
   return {
     port: int(env.PORT, 8080, 'PORT'),
     host: env.HOST || '127.0.0.1',
-    dataDir: resolve(env.DATA_DIR || './data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolMax: env.DATABASE_POOL_MAX ? positive(env.DATABASE_POOL_MAX, 'DATABASE_POOL_MAX') : undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
@@ -174,7 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ledgerWitnessIntervalMs: int(env.LEDGER_WITNESS_INTERVAL_MS, 10_000, 'LEDGER_WITNESS_INTERVAL_MS'),
     ledgerOrigin: env.LEDGER_ORIGIN || undefined,
     ledgerOriginShared: env.LEDGER_ORIGIN_SHARED === '1',
-    ledgerKeyDir: resolve(env.LEDGER_KEY_DIR || env.DATA_DIR || './data'),
+    ledgerKeyDir: keyDir.dir,
+    ledgerKeyDirLegacy: keyDir.legacy,
+    production: env.NODE_ENV === 'production',
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 20, 'LOGIN_RATE_LIMIT'),
     publicRateLimit: int(env.PUBLIC_RATE_LIMIT, 600, 'PUBLIC_RATE_LIMIT'),
     trustProxy: trustProxy(env.TRUST_PROXY),

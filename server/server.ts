@@ -1,22 +1,34 @@
 /**
  * The standalone server: reads the configuration (config.ts), builds the app, creates the seeded accounts
  * (printing generated passwords once), loads the Tate seed into an empty database, listens on PORT and
- * closes gracefully on SIGINT/SIGTERM.
+ * closes gracefully on SIGINT/SIGTERM. Before building the app it prepares the ledger's key directory
+ * (server/ledger/keyDir.ts). A refused configuration (configError.ts `ConfigError`: a malformed variable,
+ * a key dir inside DATA_DIR in production, a LEDGER_ORIGIN that differs from the log's) ends the start
+ * with one line on stderr and exit status 1; any other failure keeps its stack trace.
  */
 import { createServer } from 'node:http';
-import { LogController } from 'fastify';
-import { loadConfig } from './config';
+import { LogController, type FastifyInstance } from 'fastify';
+import { loadConfig, type AppConfig } from './config';
 import { buildApp } from './app';
+import { exitOnConfigError } from './configError';
+import { prepareKeyDir } from './ledger/keyDir';
 import { ensureAccounts } from './plugins/app/auth';
 import { seedIfEmpty } from './import/seed';
 
-const config = loadConfig();
-const app = await buildApp(config, {
-  logger: { level: config.logLevel },
-  // Fastify's own two lines per request only at debug; plugins/app/requestLog.ts writes one at info.
-  logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
-});
-await app.ready();
+let config: AppConfig;
+let app: FastifyInstance;
+try {
+  config = loadConfig();
+  prepareKeyDir(config, (line) => console.warn(line));
+  app = await buildApp(config, {
+    logger: { level: config.logLevel },
+    // Fastify's own two lines per request only at debug; plugins/app/requestLog.ts writes one at info.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+  });
+  await app.ready();
+} catch (err) {
+  exitOnConfigError(err);
+}
 
 await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPassword }, (line) =>
   console.log(`\n  ${line}\n`),

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { fromHex } from '../../common/ledger/hex';
 import { fromBase64 } from '../../common/ledger/note';
+import { ConfigError } from '../configError';
 
 /** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed. */
 const PKCS8_ED25519_PREFIX = fromHex('302e020100300506032b657004220420');
@@ -22,7 +23,7 @@ export function ed25519SeedKey(seed: Uint8Array): KeyObject {
   });
 }
 
-/** An Ed25519 private key from a base64 seed or PKCS#8 PEM text. @throws Error naming `what`. */
+/** An Ed25519 private key from a base64 seed or PKCS#8 PEM text. @throws ConfigError naming `what`. */
 export function ed25519PrivateKey(text: string, what: string): KeyObject {
   const t = text.trim().replace(/\\n/g, '\n');
   let key: KeyObject;
@@ -30,11 +31,11 @@ export function ed25519PrivateKey(text: string, what: string): KeyObject {
     if (t.startsWith('-----BEGIN')) key = createPrivateKey(t);
     else key = ed25519SeedKey(fromBase64(t));
   } catch (err) {
-    throw new Error(
+    throw new ConfigError(
       `${what} must be a PKCS#8 PEM Ed25519 private key or the base64 of a 32-byte seed: ${(err as Error).message}`,
     );
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${what} must be an Ed25519 key`);
+  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(`${what} must be an Ed25519 key`);
   return key;
 }
 

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { ConfigError } from '../configError';
 import type { LedgerTables } from './tables';
 
 /** Prefixes that two deployments would share: refused without `LEDGER_ORIGIN_SHARED=1`. */
@@ -28,7 +29,7 @@ export function originOf(prefix: string, channel: string): string {
 
 /**
  * The origin prefix to use: the stored one, else `configured`, else a new unique one.
- * @throws Error naming `LEDGER_ORIGIN` when it is malformed, shared without consent, or differs from
+ * @throws ConfigError naming `LEDGER_ORIGIN` when it is malformed, shared without consent, or differs from
  * the stored prefix.
  */
 export async function resolveOriginPrefix(
@@ -38,12 +39,12 @@ export async function resolveOriginPrefix(
 ): Promise<string> {
   if (configured !== undefined) {
     if (!ORIGIN_PREFIX_RE.test(configured))
-      throw new Error(
+      throw new ConfigError(
         `LEDGER_ORIGIN must be a URL-like name without scheme or trailing slash (e.g. registry.example.com/baas), got "${configured}"`,
       );
     const host = configured.split('/')[0].split(':')[0];
     if (!allowShared && SHARED_ORIGINS.some((s) => host === s || host.endsWith(`.${s}`)))
-      throw new Error(
+      throw new ConfigError(
         `LEDGER_ORIGIN "${configured}" is an example name two deployments would share: use a name of your own (a domain you control), or set LEDGER_ORIGIN_SHARED=1 for a test`,
       );
   }
@@ -58,7 +59,7 @@ export async function resolveOriginPrefix(
     : undefined;
   if (storedPrefix !== undefined) {
     if (configured !== undefined && configured !== storedPrefix)
-      throw new Error(
+      throw new ConfigError(
         `LEDGER_ORIGIN "${configured}" differs from this ledger's origin prefix "${storedPrefix}", fixed when its log began: unset it or set it to "${storedPrefix}" (docs/ledger.md section 10)`,
       );
     return storedPrefix;

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parsePolicy, type Policy } from '../../common/ledger/policy';
+import { ConfigError } from '../configError';
 import { parseWitnessList, withPolicyWitnesses, type ConfiguredWitness } from './witnessPush';
 
 /** The parsed witness configuration. */
@@ -14,7 +15,7 @@ export interface WitnessConfig {
 }
 
 /**
- * Reads the policy file and the witness list. @throws Error, one line naming the variable, the file and
+ * Reads the policy file and the witness list. @throws ConfigError (server/configError.ts), one line naming the variable, the file and
  * the line that is wrong.
  */
 export async function loadWitnessConfig(c: {
@@ -27,8 +28,13 @@ export async function loadWitnessConfig(c: {
     try {
       policy = await parsePolicy(readFileSync(file, 'utf8'));
     } catch (err) {
-      throw new Error(`LEDGER_WITNESS_POLICY ${file}: ${(err as Error).message}`);
+      throw new ConfigError(`LEDGER_WITNESS_POLICY ${file}: ${(err as Error).message}`);
     }
   }
-  return { policy, list: withPolicyWitnesses(await parseWitnessList(c.ledgerWitnesses), policy) };
+  try {
+    return { policy, list: withPolicyWitnesses(await parseWitnessList(c.ledgerWitnesses), policy) };
+  } catch (err) {
+    // Malformed LEDGER_WITNESSES, or two keys for one witness name: the configuration, not a bug.
+    throw new ConfigError((err as Error).message);
+  }
 }

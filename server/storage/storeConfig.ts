@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import { LocalDiskStore, type BlobStore } from './blobStore';
 import { PgBlobStore, type UploadBlobTable } from './pgStore';
 import { S3BlobStore, type S3StoreOptions } from './s3Store';
+import { ConfigError } from '../configError';
 
 export type StoreKind = BlobStore['kind'];
 
@@ -25,14 +26,14 @@ export function storeKind(env: NodeJS.ProcessEnv): StoreKind | undefined {
   const v = (env.UPLOAD_STORE ?? '').trim().toLowerCase();
   if (v === '') return undefined;
   if (v !== 'disk' && v !== 'pg' && v !== 's3')
-    throw new Error(`UPLOAD_STORE must be disk, pg or s3, got "${env.UPLOAD_STORE}"`);
+    throw new ConfigError(`UPLOAD_STORE must be disk, pg or s3, got "${env.UPLOAD_STORE}"`);
   return v;
 }
 
 /** The S3 settings of `env` (see the module doc). @throws Error when S3_BUCKET is missing */
 export function s3Options(env: NodeJS.ProcessEnv): S3StoreOptions {
   if (!env.S3_BUCKET)
-    throw new Error('UPLOAD_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for a non-AWS service)');
+    throw new ConfigError('UPLOAD_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for a non-AWS service)');
   const credentials =
     env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
       ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
@@ -60,7 +61,7 @@ export function openStore(
 ): BlobStore {
   if (kind === 'pg') return new PgBlobStore(db as Kysely<UploadBlobTable>);
   if (kind === 's3') {
-    if (!s3) throw new Error('UPLOAD_STORE=s3 needs S3_BUCKET');
+    if (!s3) throw new ConfigError('UPLOAD_STORE=s3 needs S3_BUCKET');
     return new S3BlobStore(s3);
   }
   return new LocalDiskStore(join(dataDir, 'uploads'));

@@ -3,8 +3,10 @@
  * server's DATA_DIR, as an operator runs them: 20 writers keep creating authors and putting them on
  * chain through the API while the backup runs. The backup restored into a new DATA_DIR holds every write
  * acknowledged before the backup started, and `npm run ledger:verify` passes on it (block hashes, Merkle
- * roots, signed checkpoints, and every author against the ledger): a consistent snapshot. Restore refuses
- * a DATA_DIR that is not empty (leaving it as it was) and a backup whose file no longer matches its hash.
+ * roots, signed checkpoints, and every author against the ledger): a consistent snapshot. The backup
+ * carries the key dir's signed state (restored into the new key dir) but never the signing key. Restore
+ * refuses a DATA_DIR that is not empty (leaving it as it was) and a backup whose file no longer matches its
+ * hash. (tests/api/backup-state.test.ts: the signed state's merge and the refused inputs.)
  * SQLite only: on PostgreSQL the database is backed up with pg_dump (README).
  */
 import { execFile } from 'node:child_process';
@@ -30,12 +32,12 @@ const dataDir = join(work, 'data');
 const PASSWORD = 'backup-test-password';
 let server: ServerProcess | undefined;
 
-/** Runs `scripts/<name>.ts` with DATA_DIR; resolves with its exit status and output. */
-async function script(name: string, args: string[], data: string) {
+/** Runs `scripts/<name>.ts` with DATA_DIR (LEDGER_KEY_DIR: the default `<DATA_DIR>-keys`); resolves with its exit status and output. */
+async function script(name: string, args: string[], data: string, env: Record<string, string> = {}) {
   try {
     const r = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', `${name}.ts`), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: data, DATABASE_URL: '' },
+      env: { ...process.env, DATA_DIR: data, DATABASE_URL: '', LEDGER_KEY_DIR: '', ...env },
     });
     return { status: 0, out: r.stdout + r.stderr };
   } catch (e) {
@@ -90,9 +92,14 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('backup while 20 writers write,
     expect(backup.status).toBe(0);
     expect(during).toBeGreaterThan(0); // the writers did write while the backup ran
     const manifest = JSON.parse(readFileSync(join(backupDir, 'manifest.json'), 'utf8'));
-    expect(manifest.files.map((f: { path: string }) => f.path)).toEqual(
-      expect.arrayContaining(['baas.sqlite', 'ledger-signing-key.pem']),
+    const paths = manifest.files.map((f: { path: string }) => f.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['baas.sqlite', 'ledger-key-dir/ledger-signed-checkpoints.json']),
     );
+    expect(paths.filter((p: string) => p.includes('signing-key'))).toEqual([]); // never the private key
+    expect(existsSync(join(dataDir, 'ledger-signing-key.pem'))).toBe(false); // it is in <DATA_DIR>-keys
+    expect(manifest.origins).toEqual([expect.stringMatching(/^baas-[0-9a-f]{12}\.invalid\/artchannel$/)]);
+    expect(manifest.signedState).toBe('ledger-key-dir/ledger-signed-checkpoints.json');
 
     // A DATA_DIR that holds anything is refused and left as it was.
     const busy = join(work, 'busy');
@@ -106,8 +113,13 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('backup while 20 writers write,
     const restored = join(work, 'restored');
     const r = await script('restore', [backupDir], restored);
     expect(r.status).toBe(0);
-    expect(readFileSync(join(restored, 'ledger-signing-key.pem'))).toEqual(
-      readFileSync(join(dataDir, 'ledger-signing-key.pem')),
+    expect(existsSync(join(restored, 'ledger-signing-key.pem'))).toBe(false);
+    expect(existsSync(join(restored, 'ledger-key-dir'))).toBe(false); // the state goes to the key dir
+    // A new key dir (another machine): it now remembers what the backup's state remembered.
+    expect(
+      JSON.parse(readFileSync(join(`${restored}-keys`, 'ledger-signed-checkpoints.json'), 'utf8')),
+    ).toEqual(
+      JSON.parse(readFileSync(join(backupDir, 'ledger-key-dir', 'ledger-signed-checkpoints.json'), 'utf8')),
     );
     const db = new SQLite(join(restored, 'baas.sqlite'), { readonly: true });
     try {
@@ -126,16 +138,19 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('backup while 20 writers write,
     } finally {
       db.close();
     }
-    const verify = await script('ledger-verify', [], restored);
+    // The key is not in the restored DATA_DIR: the verifier takes it from the environment.
+    const verify = await script('ledger-verify', [], restored, {
+      LEDGER_SIGNING_KEY: readFileSync(join(`${dataDir}-keys`, 'ledger-signing-key.pem'), 'utf8'),
+    });
     expect(verify.out).toMatch(/verified/);
     expect(verify.status).toBe(0);
 
     // A backup file that no longer matches its hash: refused, nothing written.
-    writeFileSync(join(backupDir, 'ledger-signing-key.pem'), 'tampered');
+    writeFileSync(join(backupDir, 'baas.sqlite'), 'tampered', { flag: 'a' });
     const damaged = join(work, 'from-damaged');
     const bad = await script('restore', [backupDir], damaged);
     expect(bad.status).toBe(1);
-    expect(bad.out).toContain('ledger-signing-key.pem does not match its SHA-256');
+    expect(bad.out).toContain('baas.sqlite does not match its SHA-256');
     expect(existsSync(damaged)).toBe(false);
   }, 300_000);
 });

@@ -7,7 +7,7 @@
  * each acknowledged edit stored.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,7 @@ async function login(port: number) {
 afterAll(async () => {
   await child?.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-keys`, { recursive: true, force: true }); // the default LEDGER_KEY_DIR, beside it
 });
 
 describe('crash safety', () => {
@@ -130,7 +131,12 @@ describe('crash safety', () => {
     await child.stop('SIGTERM');
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-verify.ts'], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        // The key is in the default LEDGER_KEY_DIR, `<DATA_DIR>-keys`, not in DATA_DIR.
+        LEDGER_SIGNING_KEY: readFileSync(join(`${dataDir}-keys`, 'ledger-signing-key.pem'), 'utf8'),
+      },
       encoding: 'utf8',
     });
     expect(cli.status, cli.stderr).toBe(0);

@@ -164,7 +164,14 @@ describe('request ids and the request log', () => {
       },
     });
     app = await buildApp(
-      { ...loadConfig({}), dataDir, consoleDir: join(dataDir, 'none'), seed: false, trustProxy: '127.0.0.1' },
+      {
+        ...loadConfig({}),
+        dataDir,
+        ledgerKeyDir: dataDir, // not the repository's ./data-keys
+        consoleDir: join(dataDir, 'none'),
+        seed: false,
+        trustProxy: '127.0.0.1',
+      },
       { logger: { level: 'info', stream } },
     );
     await app.ready();

@@ -32,6 +32,7 @@ afterAll(async () => {
   await server?.stop('SIGKILL');
   rmSync(outDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-keys`, { recursive: true, force: true }); // the default LEDGER_KEY_DIR, beside it
 });
 
 describe('the production bundle', () => {

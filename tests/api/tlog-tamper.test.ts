@@ -27,6 +27,7 @@ async function start(dataDir: string) {
   const app = await buildApp({
     ...loadConfig({}),
     dataDir,
+    ledgerKeyDir: dataDir, // not the repository's ./data-keys
     consoleDir: join(dataDir, 'no-console'),
     seed: false,
     ledgerBatchSize: 1,

@@ -199,6 +199,7 @@ export async function startEnv(
       await browser.close().catch(() => undefined);
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(`${dataDir}-keys`, { recursive: true, force: true }); // the default LEDGER_KEY_DIR
     },
   };
 }
