@@ -125,7 +125,11 @@ export interface LedgerAlarm {
   channel: string;
   origin: string;
   /** `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed). */
-  kind: 'fork' | 'rollback';
+  /**
+   * `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed), `key`
+   * (the latest stored checkpoint carries no valid signature of this key: a new key beside an old log).
+   */
+  kind: 'fork' | 'rollback' | 'key';
   reason: string;
   /** The last signed checkpoint (size, root hash hex) and the stored head it was compared with. */
   signed: { size: number; rootHash: string };
@@ -530,6 +534,25 @@ export class CheckpointSigner {
       if (latest) {
         const v = await this.validSigned(ch.name, latest.note);
         if (v) candidates.push(v);
+        else {
+          // A key that did not sign this log (an empty key directory beside a restored database makes a
+          // new one): signing would put a second key under the same origin. Halt instead.
+          const head = (await this.tree.head(ch.id)) ?? { size: 0, rootHash: '' };
+          try {
+            this.raise({
+              channel: ch.name,
+              origin: this.origin(ch.name),
+              kind: 'key',
+              reason: `the latest stored checkpoint (${latest.size} entries) is not signed by this log's key ${(await this.keyFor(ch.name)).vkey}: start with the key that signed it (LEDGER_KEY_DIR or LEDGER_SIGNING_KEY), or rotate to this one with LEDGER_PREVIOUS_SIGNING_KEY`,
+              signed: { size: Number(latest.size), rootHash: latest.rootHash },
+              head: { size: head.size, rootHash: head.rootHash },
+              since: isoTime(),
+            });
+          } catch {
+            this.loaded.add(ch.id);
+            continue;
+          }
+        }
       }
       candidates.sort((a, b) => b.size - a.size);
       if (candidates[0]) this.lastSigned.set(ch.id, candidates[0]);

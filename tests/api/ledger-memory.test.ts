@@ -252,6 +252,27 @@ describe(`the log no restore can rewind (${PG ? 'PostgreSQL' : 'SQLite'})`, () =
     }
   });
 
+  it('(a) a restored database beside an empty key directory: the new key signs nothing', async () => {
+    const d = await deployment('new-key');
+    let s = await start(d);
+    for (let i = 0; i < 2; i++) expect((await s.putAuthor(`Old key ${i}`)).put.body.code).toBe(0);
+    await s.app.close();
+    s = await start({ ...d, keyDir: join(root, 'new-key', 'empty-keys') });
+    try {
+      expect(s.app.checkpoints.alarms.get('artchannel')).toMatchObject({
+        kind: 'key',
+        signed: { size: 3 },
+        head: { size: 3 },
+      });
+      expect(s.app.checkpoints.alarms.get('artchannel')?.reason).toMatch(/not signed by this log's key/);
+      expect((await s.putAuthor('after')).put.status).toBe(503);
+      expect(await checkpointSizes(s.app)).toEqual([1, 2, 3]);
+      expect((await readyz(s.app)).status).toBe(503);
+    } finally {
+      await s.app.close();
+    }
+  });
+
   it('(a) restored onto a key directory without its state: the witnesses remember, nothing signed', async () => {
     const { d, withWitnesses } = await witnessedLog('restore-fresh-keys');
     // An older copy: the log as it was at 4 entries (the attacker or the operator removes the rest).

@@ -13,7 +13,7 @@ import { useBaas } from './common';
 export interface LedgerAlarmRow {
   channel: string;
   origin: string;
-  kind: 'fork' | 'rollback';
+  kind: 'fork' | 'rollback' | 'key';
   reason: string;
   signed: { size: number; rootHash: string };
   head: { size: number; rootHash: string };

@@ -32,6 +32,7 @@ const en = {
       rollback:
         'Rollback: the stored log has %{head} entries, fewer than the %{signed} of the last checkpoint signed or cosigned.',
       fork: 'Fork: the stored log of %{head} entries does not extend the checkpoint of %{signed} entries signed or cosigned.',
+      key: 'Another key: the checkpoint of %{signed} entries stored with this log is not signed by the key the server holds now.',
       witness: 'Witness %{witness} remembers that checkpoint.',
       way: 'Ways out: restore a newer copy of the database, or start a new log (README, "Backup and restore").',
     },
@@ -181,6 +182,7 @@ const zh: typeof en = {
       title: '通道 %{channel} 的账本已停止：不再签名，拒绝上链',
       rollback: '回滚：存储的日志只有 %{head} 条记录，少于最近签名或见证的检查点的 %{signed} 条。',
       fork: '分叉：存储的 %{head} 条记录的日志不是最近签名或见证的 %{signed} 条检查点的延续。',
+      key: '密钥不符：该日志中 %{signed} 条记录的检查点不是由服务器当前持有的密钥签名的。',
       witness: '见证者 %{witness} 记得该检查点。',
       way: '解决办法：恢复更新的数据库备份，或启用新的日志（见 README 的 “Backup and restore” 一节）。',
     },
