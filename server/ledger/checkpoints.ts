@@ -6,7 +6,7 @@
  * every check are in common/ledger/note.ts (Web Crypto), shared with the browser and the witness.
  *
  * The key: `LEDGER_SIGNING_KEY` (a PKCS#8 PEM private key, or the standard base64 of a 32-byte Ed25519
- * seed), else `<DATA_DIR>/ledger-signing-key.pem`, created (mode 0600) at first start.
+ * seed), else `<LEDGER_KEY_DIR>/ledger-signing-key.pem` (default `<DATA_DIR>-keys`, server/ledger/keyDir.ts), created (mode 0600) at first start.
  */
 import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ export {
   type StoredCheckpoint,
 } from './checkpointQueries';
 
-/** File name of the generated key in DATA_DIR. */
+/** File name of the generated key in LEDGER_KEY_DIR. */
 export const KEY_FILE = 'ledger-signing-key.pem';
 
 /** The ledger's signing key and its public forms. */
@@ -82,7 +82,7 @@ export async function describeKey(name: string, privateKey: KeyObject, source: s
 }
 
 /**
- * Loads the signing key: `envKey` (LEDGER_SIGNING_KEY) when set, else `<dataDir>/ledger-signing-key.pem`,
+ * Loads the signing key: `envKey` (LEDGER_SIGNING_KEY) when set, else `<dataDir>/ledger-signing-key.pem` (`dataDir`: the key directory),
  * generating it on first use. @throws Error for an unusable key.
  */
 export async function loadSigningKey(opts: {
