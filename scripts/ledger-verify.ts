@@ -219,7 +219,9 @@ async function printWitnesses(
       console.error(
         `Not verified, ${w.channel}: not witnessed: head ${w.size}, last witnessed ${w.lastWitnessed} (the head is ${count}; the policy's quorum ${policy!.quorum} is not met)`,
       );
-    } else
+    } else if (!w.required && w.quorum.witnesses === 0)
+      console.log(`${w.channel}: checkpoint ${w.size} (head); no witnesses configured (LEDGER_WITNESSES)`);
+    else
       console.log(
         `Verified, ${w.channel}: checkpoint ${w.size} (head) ${count}${w.required ? ` (quorum ${policy!.quorum} met)` : ''}`,
       );

@@ -8,7 +8,7 @@
  *   state verifies (exit 0);
  * - the state of another history signed with the same key (`--state`): "fork", exit 1; a state file
  *   that is not JSON: one line, exit 2;
- * - a head forked under the running server: `GET /baas-api/verify` answers not ok with the alarm first
+ * - a history forked while the server was stopped: after its restart `GET /baas-api/verify` answers not ok with the alarm first
  *   (`field: "alarm"`, its reason), and the public record answer carries `halted: {kind, reason}`, which
  *   the page's check turns into "Not verified".
  */
@@ -22,7 +22,9 @@ import { SIGNED_STATE_FILE } from '../../server/ledger/checkpoints';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { sha256Hex } from '../../server/ledger/tx';
 import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
-import { addAuthor, createTestApp, type TestApp } from './helpers';
+import { addAuthor, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
+import { buildApp } from '../../server/app';
+import { connect } from '../../server/db/connect';
 import { ledgerVerifyProcess, ledgerVerifyScript, putOnChain } from './ledgerHelpers';
 
 const SEED = Buffer.alloc(32, 5).toString('base64');
@@ -50,6 +52,14 @@ const put = async (t: TestApp, name: string) =>
   putOnChain(t, 'authors', await addAuthor(t, name, { wxIsEnable: 1 }));
 const head = async (t: TestApp) =>
   (await t.get('/baas-api/public/checkpoint?channel=artchannel', null)).body.data.size as number;
+/** ledger:verify on the live database: it extends the state file (`size` entries). */
+async function liveExtends(t: TestApp, size: number) {
+  const live = await ledgerVerifyScript(t, [], { LEDGER_SIGNING_KEY: SEED });
+  expect(live.out).toContain(
+    `Verified, signed state: ${PREFIX}/artchannel: the log of ${size} entries extends`,
+  );
+  expect(live.code).toBe(0);
+}
 const ldb = (t: TestApp) => t.app.db as unknown as Kysely<LedgerTables>;
 
 describe('ledger:verify and the signed state', () => {
@@ -60,10 +70,13 @@ describe('ledger:verify and the signed state', () => {
     const older = await head(t);
     const olderDir = mkdtempSync(join(dir, 'older-'));
     let vars: Record<string, string>;
+    let signed: number;
     if (t.app.config.databaseUrl) {
       // PostgreSQL: the later blocks are put, then their rows deleted as a restore of an older dump would.
       const p = await put(t, 'After 1');
       await put(t, 'After 2');
+      signed = await head(t);
+      await liveExtends(t, signed);
       const db = ldb(t);
       await db.deleteFrom('ledger_tx').where('blockNumber', '>=', p.blockNumber).execute();
       await db.deleteFrom('ledger_tree').where('blockNumber', '>=', p.blockNumber).execute();
@@ -77,9 +90,10 @@ describe('ledger:verify and the signed state', () => {
       await sql.raw(`VACUUM INTO '${join(olderDir, 'baas.sqlite')}'`).execute(t.app.db);
       await put(t, 'After 1');
       await put(t, 'After 2');
+      signed = await head(t);
+      await liveExtends(t, signed);
       vars = { DATA_DIR: olderDir, DATABASE_URL: '' };
     }
-    const signed = await head(t);
     expect(signed).toBeGreaterThan(older);
     const env = { ...vars, LEDGER_KEY_DIR: t.dataDir, LEDGER_SIGNING_KEY: SEED };
     const v = await ledgerVerifyProcess(env);
@@ -93,12 +107,6 @@ describe('ledger:verify and the signed state', () => {
     writeFileSync(empty, '{}');
     const alone = await ledgerVerifyProcess(env, ['--state', empty]);
     expect(alone.code).toBe(0);
-    // The live database extends the state.
-    const live = await ledgerVerifyScript(t, [], { LEDGER_SIGNING_KEY: SEED });
-    expect(live.out).toContain(
-      `Verified, signed state: ${PREFIX}/artchannel: the log of ${signed} entries extends`,
-    );
-    expect(live.code).toBe(0);
   });
 
   it('the state of another history signed with the same key: "fork"; a state that is not JSON: exit 2', async () => {
@@ -127,41 +135,58 @@ describe('a channel the signer halted', () => {
     await put(t, 'Halt 2');
     const id = await addAuthor(t, 'Halt 3', { wxIsEnable: 1 });
     await putOnChain(t, 'authors', id);
-    // Fork the head under the running server: another digest in the last block, re-hashed.
-    const db = ldb(t);
-    const tx = await db
+    // The server stops; the database's history is rewritten from the first put on; the server starts
+    // again (its state file in the key directory): the signer raises the fork alarm.
+    await t.app.close();
+    const { db } = connect({ dataDir: t.dataDir, databaseUrl: t.app.config.databaseUrl });
+    const ldb = db as unknown as Kysely<LedgerTables>;
+    const tx = await ldb
       .selectFrom('ledger_tx')
       .selectAll()
       .where('txId', '=', first.txId)
       .executeTakeFirstOrThrow();
     const args = JSON.parse(tx.args) as string[];
     args[2] = sha256Hex('forged');
-    await db
+    await ldb
       .updateTable('ledger_tx')
       .set({ args: JSON.stringify(args) })
       .where('txId', '=', tx.txId)
       .execute();
-    await rehashFrom(t.app.db, first.blockNumber);
-    await rebuildTree(t.app.db);
-    const refused = await t.post('/artmanager/authors/blockChain', { id: await addAuthor(t, 'Refused') });
-    expect(refused.status).toBe(503);
-    const alarm = t.app.checkpoints.alarms.get('artchannel')!;
-    expect(alarm.kind).toBe('fork');
+    await rehashFrom(db, first.blockNumber);
+    await rebuildTree(db);
+    await db.destroy();
+    const again = await buildApp(t.app.config);
+    try {
+      await again.ready();
+      const alarm = again.checkpoints.alarms.get('artchannel')!;
+      expect(alarm.kind).toBe('fork');
+      const login = await again.inject({
+        method: 'POST',
+        url: '/dev-api/user/login',
+        payload: { username: 'admin', password: ADMIN_PASSWORD },
+      });
+      const token = login.json().data.token as string;
+      const v = (
+        await again.inject({ method: 'GET', url: '/baas-api/verify', headers: { 'x-token': token } })
+      ).json().data;
+      expect(v).toMatchObject({
+        ok: false,
+        channel: 'artchannel',
+        field: 'alarm',
+        halted: { channel: 'artchannel', kind: 'fork', reason: alarm.reason },
+      });
+      expect(v.message).toBe(`channel artchannel is halted (fork): ${alarm.reason}`);
 
-    const v = (await t.get('/baas-api/verify')).body.data;
-    expect(v).toMatchObject({
-      ok: false,
-      channel: 'artchannel',
-      field: 'alarm',
-      halted: { channel: 'artchannel', kind: 'fork', reason: alarm.reason },
-    });
-    expect(v.message).toBe(`channel artchannel is halted (fork): ${alarm.reason}`);
-
-    const rec = (await t.get(`/baas-api/public/record?kind=author&id=${id}`, null)).body.data as PublicRecord;
-    expect(rec.halted).toEqual({ kind: 'fork', reason: alarm.reason });
-    const check = await verifyPublicRecord(rec);
-    expect(check.ok).toBe(false);
-    expect(check.halted).toEqual({ kind: 'fork', reason: alarm.reason });
+      const rec = (
+        await again.inject({ method: 'GET', url: `/baas-api/public/record?kind=author&id=${id}` })
+      ).json().data as PublicRecord;
+      expect(rec.halted).toEqual({ kind: 'fork', reason: alarm.reason });
+      const check = await verifyPublicRecord(rec);
+      expect(check.ok).toBe(false);
+      expect(check.halted).toEqual({ kind: 'fork', reason: alarm.reason });
+    } finally {
+      await again.close();
+    }
   });
 
   it('a channel not halted: the record answer says halted: null', async () => {
