@@ -172,7 +172,7 @@ async function main(): Promise<number> {
       for (const p of result.registry.problems) console.error(`  registry: ${p.message}`);
     }
     printEdited(result.registry.edited);
-    if (state) failed = (await printSignedState(db, state, key, channel)) || failed;
+    if (state) failed = (await printSignedState(db, state, key, channel, config.ledgerOrigin)) || failed;
     if (result.ok) failed = (await printWitnesses(db, policy, witnesses, channel)) || failed;
     return failed ? 1 : 0;
   } finally {
@@ -186,11 +186,13 @@ async function printSignedState(
   state: Record<string, SignedStateEntry>,
   key: VerifyKey,
   channel: string | undefined,
+  prefix: string | undefined,
 ): Promise<boolean> {
   let failed = false;
-  for (const c of await checkSignedState(db, state, key)) {
+  for (const c of await checkSignedState(db, state, key, prefix)) {
     if (channel !== undefined && c.channel !== null && c.channel !== channel) continue;
-    if (c.ok) console.log(`Verified, signed state: ${c.message}`);
+    if (!c.checked) console.log(`signed state: ${c.message}`);
+    else if (c.ok) console.log(`Verified, signed state: ${c.message}`);
     else {
       failed = true;
       console.error(`Not verified: ${c.message}`);

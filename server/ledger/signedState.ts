@@ -12,7 +12,9 @@
  * - and must be consistent with it: the RFC 6962 consistency proof from M to N, made from the stored
  *   hashes (`ledger_tree`), checks against the stored head's root and the state's root (`fork`).
  *
- * A channel is found by its origin in `ledger_log`; an origin the database holds no log of has 0 entries.
+ * A channel is found by its origin in `ledger_log`. An origin under this database's prefix (stored in
+ * `ledger_log`, or `LEDGER_ORIGIN`) that it holds no log of has 0 entries (a rollback); an origin under
+ * another prefix is another deployment's log: not checked (`checked: false`), as the signer ignores it.
  */
 import type { Kysely } from 'kysely';
 import { fromHex } from '../../common/ledger/hex';
@@ -33,6 +35,8 @@ export interface SignedStateCheck {
   /** The channel of that origin in the database, or null when it holds none. */
   channel: string | null;
   ok: boolean;
+  /** False for an origin of another prefix than this database's (not checked, `ok`). */
+  checked: boolean;
   /** Why not ok. */
   kind?: 'signature' | 'rollback' | 'fork';
   /** Entries of the database's log, and of the last signed checkpoint (the state's size). */
@@ -96,16 +100,30 @@ export async function checkSignedState(
   db: Kysely<any>,
   state: Record<string, SignedStateEntry>,
   key: { publicKey: Uint8Array; previous?: Uint8Array[] },
+  /** `LEDGER_ORIGIN`, the configured prefix, when set. */
+  configuredPrefix?: string,
 ): Promise<SignedStateCheck[]> {
   const logs = await (db as Kysely<LedgerTables>)
     .selectFrom('ledger_log')
     .innerJoin('ledger_channel', 'ledger_channel.id', 'ledger_log.channelId')
     .select(['ledger_log.origin', 'ledger_channel.id', 'ledger_channel.name'])
     .execute();
+  const prefixes = new Set(logs.map((l) => l.origin.slice(0, -l.name.length - 1)));
+  if (configuredPrefix) prefixes.add(configuredPrefix);
   const out: SignedStateCheck[] = [];
   for (const [origin, e] of Object.entries(state)) {
     const log = logs.find((l) => l.origin === origin);
-    const base = { origin, channel: log?.name ?? null, signedSize: e.size };
+    const base = { origin, channel: log?.name ?? null, signedSize: e.size, checked: true };
+    if (!log && ![...prefixes].some((p) => origin.startsWith(`${p}/`))) {
+      out.push({
+        ...base,
+        ok: true,
+        checked: false,
+        logSize: 0,
+        message: `${origin}: not a log of this database (another origin prefix), not checked`,
+      });
+      continue;
+    }
     const named = (publicKey: Uint8Array) => ({ name: origin, publicKey });
     const v = await verifyCheckpointNoteByAny(e.note, named(key.publicKey), (key.previous ?? []).map(named));
     if (

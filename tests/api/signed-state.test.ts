@@ -6,13 +6,13 @@
  *   copy made with VACUUM INTO before more blocks; PostgreSQL: the newer rows deleted consistently) exits
  *   1 "rollback: the log has N entries, the last signed checkpoint has M"; the same copy with an empty
  *   state verifies (exit 0);
- * - the state of another history signed with the same key (`--state`): "fork", exit 1; a state file
- *   that is not JSON: one line, exit 2;
+ * - the state of another history signed with the same key (`--state`): "fork", exit 1; an origin of
+ *   another prefix: not checked; a state file that is not JSON: one line, exit 2;
  * - a history forked while the server was stopped: after its restart `GET /baas-api/verify` answers not ok with the alarm first
  *   (`field: "alarm"`, its reason), and the public record answer carries `halted: {kind, reason}`, which
  *   the page's check turns into "Not verified".
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -120,6 +120,15 @@ describe('ledger:verify and the signed state', () => {
       `fork: the log of ${await head(a)} entries does not extend the last signed checkpoint (${await head(b)} entries`,
     );
     expect(v.code).toBe(1);
+    // Another deployment's origin (another prefix) is not this database's log: not checked, as the signer.
+    const other = join(dir, 'other-state.json');
+    const bState = JSON.parse(readFileSync(join(b.dataDir, SIGNED_STATE_FILE), 'utf8'));
+    writeFileSync(other, JSON.stringify({ 'other.test/artchannel': bState[`${PREFIX}/artchannel`] }));
+    const o = await ledgerVerifyScript(a, ['--state', other], env);
+    expect(o.out).toContain(
+      'other.test/artchannel: not a log of this database (another origin prefix), not checked',
+    );
+    expect(o.code).toBe(0);
     const bad = join(dir, 'bad-state.json');
     writeFileSync(bad, 'not json');
     const u = await ledgerVerifyScript(a, ['--state', bad], env);
