@@ -9,6 +9,9 @@
  * - `server/dist/backup.mjs`, `restore.mjs`, `admin.mjs`, `uploads-migrate.mjs`: the operator's commands
  *   (`npm run backup`, `restore`, `admin`, `uploads:migrate`; scripts/backup.ts, restore.ts, admin.ts,
  *   uploads-migrate.ts);
+ * - `server/dist/ledger-verify.mjs`, `ledger-verify-proof.mjs`: the verifiers (`npm run ledger:verify`,
+ *   `ledger:verify-proof`; scripts/ledger-verify.ts, ledger-verify-proof.ts), so a release checks its
+ *   ledger with production dependencies only (issue 31);
  * - `server/dist/generated/verifyWorker.mjs`: the ledger verification's worker, where verify.ts looks for
  *   it (`./generated/verifyWorker.mjs` beside the module).
  *
@@ -38,6 +41,8 @@ export const SERVER_ENTRIES = [
   { in: 'scripts/restore.ts', out: 'restore' },
   { in: 'scripts/admin.ts', out: 'admin' },
   { in: 'scripts/uploads-migrate.ts', out: 'uploads-migrate' },
+  { in: 'scripts/ledger-verify.ts', out: 'ledger-verify' },
+  { in: 'scripts/ledger-verify-proof.ts', out: 'ledger-verify-proof' },
 ];
 
 /**

@@ -55,7 +55,7 @@ export async function verifyProofCli(argv: string[]): Promise<{ code: number; ou
   };
 }
 
-if (process.argv[1] && /ledger-verify-proof\.ts$/.test(process.argv[1])) {
+if (process.argv[1] && /ledger-verify-proof\.(ts|mjs)$/.test(process.argv[1])) {
   const r = await verifyProofCli(process.argv.slice(2));
   for (const line of r.out) (r.code === 0 ? console.log : console.error)(line);
   process.exitCode = r.code;

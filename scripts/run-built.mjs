@@ -1,8 +1,9 @@
 /**
  * Runs a command of the production server bundle (`server/dist/<name>.mjs`): `npm start` (server),
- * `npm run import`, `npm run admin`, `npm run backup`, `npm run restore`, `npm run uploads:migrate` (issue 20).
+ * `npm run import`, `npm run admin`, `npm run backup`, `npm run restore`, `npm run uploads:migrate` (issue 20),
+ * `npm run ledger:verify`, `npm run ledger:verify-proof` (issue 31).
  *
- *   node scripts/run-built.mjs <server|import|admin|backup|restore|uploads-migrate> [arguments...]
+ *   node scripts/run-built.mjs <server|import|admin|backup|restore|uploads-migrate|ledger-verify|ledger-verify-proof> [arguments...]
  *
  * In a checkout, it first builds what is missing or older than the sources (scripts/build.ts through
  * tsx, a dev dependency; the server command needs the console too, the others only the server bundle):
@@ -18,7 +19,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasSources, ROOT, staleParts } from './buildStamp.mjs';
 
-const COMMANDS = ['server', 'import', 'admin', 'backup', 'restore', 'uploads-migrate'];
+const COMMANDS = [
+  'server',
+  'import',
+  'admin',
+  'backup',
+  'restore',
+  'uploads-migrate',
+  'ledger-verify',
+  'ledger-verify-proof',
+];
 const [name, ...args] = process.argv.slice(2);
 if (!COMMANDS.includes(name)) {
   console.error(`usage: node scripts/run-built.mjs <${COMMANDS.join('|')}> [arguments...]`);

@@ -88,4 +88,9 @@ export type AuditResult = VerifyResult & {
   /** Set when a registry record is the first failure. */
   kind?: RecordKind;
   recordId?: number;
+  /**
+   * Set when the server's signer halted a channel (its stored log does not extend the last checkpoint it
+   * signed: docs/ledger.md section 10): then the first failure (`field: "alarm"`), whatever the rest says.
+   */
+  halted?: { channel: string; kind: 'fork' | 'rollback'; reason: string };
 };

@@ -14,6 +14,9 @@
  *    checkpoint's root hash (common/ledger/tlog.ts `checkRecord`, Go's `tlog.CheckRecord`);
  * 5. `latest`: no newer version: the transaction is the ledger's latest of this record, and the record
  *    itself claims that version and that transaction.
+ * A record whose channel the server halted (`halted`: its stored log does not extend the last checkpoint
+ * it signed, docs/ledger.md section 10) is not verified, whatever the steps say: the check carries the
+ * halt for the page to show.
  * Browser-safe.
  */
 import { fromHex } from './hex';
@@ -54,6 +57,8 @@ export interface PublicRecord {
      */
     previous?: { name: string; publicKey: string; vkey: string; keyId: string }[];
   };
+  /** The server's alarm on the record's channel (a fork or rollback of its log), or null / absent. */
+  halted?: { kind: 'fork' | 'rollback'; reason: string } | null;
 }
 
 export type StepName = 'digest' | 'merkle' | 'header' | 'signature' | 'latest';
@@ -75,6 +80,8 @@ export interface PublicCheck {
   /** The transaction's own (hashed) timestamp, UTC. */
   txTime: string;
   version: number;
+  /** The server halted the record's channel: not verified, for this reason. */
+  halted?: { kind: 'fork' | 'rollback'; reason: string };
 }
 
 /** Runs the five steps (never throws: a malformed answer fails the step it breaks). */
@@ -127,7 +134,8 @@ export async function verifyPublicRecord(r: PublicRecord): Promise<PublicCheck> 
         },
   );
   return {
-    ok: steps.every((s) => s.ok),
+    ok: steps.every((s) => s.ok) && !r.halted,
+    ...(r.halted ? { halted: r.halted } : {}),
     steps,
     blockNumber: r.proof.header.number,
     checkpointSize,

@@ -397,6 +397,37 @@ export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositor
 }
 
 /**
+ * The verify answer of a channel the signer halted (server/ledger/checkpoints.ts `alarms`, docs/ledger.md
+ * section 10): not ok, the alarm first (`field: "alarm"`, `expected`: the last signed checkpoint,
+ * `found`: the stored head, as "<size> entries, root <hex>"), the audit's parts kept.
+ */
+export function haltedAudit(
+  result: AuditResult,
+  alarm: {
+    channel: string;
+    kind: 'fork' | 'rollback';
+    reason: string;
+    signed: { size: number; rootHash: string };
+    head: { size: number; rootHash: string };
+  },
+): AuditResult {
+  const tree = (t: { size: number; rootHash: string }) => `${t.size} entries, root ${t.rootHash}`;
+  return {
+    ...result,
+    ok: false,
+    channel: alarm.channel,
+    blockNumber: -1,
+    field: 'alarm',
+    expected: tree(alarm.signed),
+    found: tree(alarm.head),
+    message: `channel ${alarm.channel} is halted (${alarm.kind}): ${alarm.reason}`,
+    blocks: result.blocks,
+    transactions: result.transactions,
+    halted: { channel: alarm.channel, kind: alarm.kind, reason: alarm.reason },
+  };
+}
+
+/**
  * Chain, checkpoints and registry; the first failure in that order is the answer's top level.
  * @param repos the resource repositories (records as the API answers them, for their digests)
  */

@@ -5,7 +5,8 @@
  *   verification of `GET /baas-api/public/record` (common/ledger/publicVerify.ts, Web Crypto): record
  *   digest, Merkle proof, block header, checkpoint signature against the published key, no newer
  *   version. "Verified, witnessed by k of n", "Not verified" (naming the failed steps with recomputed and
- *   received values, or the missing witness quorum where a policy is set), or "Not published"; and, as
+ *   received values, the server's halt of the channel with its reason, or the missing witness quorum
+ *   where a policy is set), or "Not published"; and, as
  *   every visitor is a witness, a red alarm with downloadable evidence when the log's latest checkpoint
  *   does not extend the one this browser saw before (src/public/witnessCheck.ts). A button downloads the
  *   record's offline proof (C2SP tlog-proof).
@@ -143,6 +144,8 @@ function Status({ load, wc, t }: { load: Load; wc?: WitnessCheck; t: T }) {
       </Alert>
     );
   const v = pageVerdict(load.check.ok, wc?.quorum, wc?.policyRequired ?? false, wc?.visit);
+  // The server halted the record's channel (a fork or rollback of its log): "Not verified", the reason.
+  const halted = load.check.halted;
   const witnessed = v.witnessed ? t('witnessedBy', { k: v.witnessed.k, n: v.witnessed.n }) : '';
   return (
     <Stack spacing={1}>
@@ -156,9 +159,14 @@ function Status({ load, wc, t }: { load: Load; wc?: WitnessCheck; t: T }) {
       ) : (
         <Alert severity="error" data-testid="public-status" icon={<Cancel />}>
           <AlertTitle sx={{ mb: 0 }}>{t('notVerified')}</AlertTitle>
-          {v.reasons.includes('quorum') && (
+          {halted && (
+            <Box data-testid="public-halted">
+              {t(halted.kind === 'fork' ? 'haltedFork' : 'haltedRollback', { reason: halted.reason })}
+            </Box>
+          )}
+          {!halted && v.reasons.includes('quorum') && (
             <Box data-testid="public-quorum">
-              {t('quorumMissing', { k: v.witnessed?.k ?? 0, n: v.witnessed?.n ?? 0 })}
+              {v.witnessed ? t('quorumMissing', { k: v.witnessed.k, n: v.witnessed.n }) : t('quorumUnknown')}
             </Box>
           )}
         </Alert>

@@ -47,6 +47,11 @@ const en = {
   language: '中文',
   witnessedBy: 'witnessed by %{k} of %{n}',
   quorumMissing: "The log's witness policy is not met: witnessed by %{k} of %{n}.",
+  quorumUnknown: "The log's witness policy could not be checked.",
+  haltedFork:
+    'The log is halted: its server found that the stored history does not extend the last checkpoint it signed (a fork). %{reason}',
+  haltedRollback:
+    'The log is halted: its server found the stored history behind the last checkpoint it signed (a rollback). %{reason}',
   forkTitle: 'Alarm: the log forked',
   rollbackTitle: 'Alarm: the log rolled back',
   forkDetail: 'The log now shows a history that does not extend the one this browser verified before.',
@@ -99,6 +104,9 @@ const zh: Messages = {
   language: 'English',
   witnessedBy: '%{k}/%{n} 个见证节点已联署',
   quorumMissing: '未满足账本的见证策略：%{k}/%{n} 个见证节点已联署。',
+  quorumUnknown: '无法检查账本的见证策略。',
+  haltedFork: '账本已暂停：服务器发现存储的历史并未延续其最后签名的检查点（分叉）。%{reason}',
+  haltedRollback: '账本已暂停：服务器发现存储的历史落后于其最后签名的检查点（回滚）。%{reason}',
   forkTitle: '警报：账本出现分叉',
   rollbackTitle: '警报：账本发生回滚',
   forkDetail: '账本当前展示的历史并未延续本浏览器此前验证过的历史。',

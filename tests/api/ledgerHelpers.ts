@@ -75,13 +75,27 @@ export async function verifyCall(t: TestApp) {
 
 /**
  * Runs `npm run ledger:verify` (scripts/ledger-verify.ts, with `args`) on `t`'s database: DATA_DIR and
- * DATABASE_URL of the app. Resolves the exit code and the output (stdout then stderr).
+ * DATABASE_URL of the app, then `env` (e.g. LEDGER_SIGNING_KEY, LEDGER_WITNESS_POLICY). Resolves the
+ * exit code and the output (stdout then stderr).
  */
 export async function ledgerVerifyScript(
   t: TestApp,
   args: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
+  const vars = { DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '', ...env };
+  return ledgerVerifyProcess(vars, args);
+}
+
+/**
+ * Runs `npm run ledger:verify` (scripts/ledger-verify.ts through tsx, with `args`) with the variables
+ * `vars` over this process's environment. Resolves the exit code and the output (stdout then stderr).
+ */
+export async function ledgerVerifyProcess(
+  vars: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; out: string }> {
+  const env = { ...process.env, ...vars };
   try {
     const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts', ...args], { env });
     return { code: 0, out: stdout + stderr };

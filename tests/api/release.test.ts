@@ -1,14 +1,16 @@
 /**
  * The release tarball (scripts/release.ts, `npm run release`) installed as an operator does (issue 20):
  * unpacked into an empty directory, `npm ci --omit=dev`, then `node server/dist/server.mjs`. The server
- * starts without the sources or any dev dependency, serves the built console and signs the admin in.
+ * starts without the sources or any dev dependency, serves the built console and signs the admin in;
+ * after a put on chain, `npm run ledger:verify` (the bundled verifier, plain node) run there in the
+ * server's environment (DATA_DIR, LEDGER_KEY_DIR: the key and the signed state) says "Verified" (issue 31).
  *
  * One liberty, for CI's time: npm runs without install scripts and better-sqlite3's native addon is
  * copied from this checkout's node_modules (the same version, from the same lock file). Its install
  * script compiles SQLite from source when the prebuilt binary (on GitHub) is out of reach: 8 minutes
  * on two cores. Every package is otherwise installed by npm from the lock file.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,8 @@ import { ROOT, startServerProcess, type ServerProcess } from '../support/serverP
 const work = mkdtempSync(join(tmpdir(), 'baas-release-test-'));
 const app = join(work, 'app');
 const PASSWORD = 'release-test-password';
+/** The server's key directory, apart from its data (docs/ledger.md section 10). */
+const keyDir = join(work, 'keys');
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
@@ -61,7 +65,12 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the release tarball', () => {
       root: app,
       entry: join(app, 'server/dist/server.mjs'),
       dataDir: join(work, 'data'),
-      env: { ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD, CONSOLE_DIR: join(app, 'dist') },
+      env: {
+        ADMIN_PASSWORD: PASSWORD,
+        USER_PASSWORD: PASSWORD,
+        CONSOLE_DIR: join(app, 'dist'),
+        LEDGER_KEY_DIR: keyDir,
+      },
     });
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
@@ -89,4 +98,29 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the release tarball', () => {
     });
     expect(out).toMatch(/\tadmin\tAdministrator\tadmin\tactive\t1\t/);
   });
+
+  it('verifies its ledger with `npm run ledger:verify` (bundled, production dependencies only)', async () => {
+    const { scripts } = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    expect(scripts['ledger:verify']).toBe('node scripts/run-built.mjs ledger-verify');
+    const post = async (path: string, body: unknown, token?: string) =>
+      (
+        await fetch(`${server!.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { 'x-token': token } : {}) },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<any>;
+    const token = (await post('/dev-api/user/login', { username: 'admin', password: PASSWORD })).data.token;
+    const author = await post('/artmanager/authors/addAuthors', { authorName: 'Release Verified' }, token);
+    expect((await post('/artmanager/authors/blockChain', { id: author.data.id }, token)).code).toBe(0);
+    const r = spawnSync('npm', ['run', '--silent', 'ledger:verify'], {
+      cwd: app,
+      env: { ...process.env, DATA_DIR: join(work, 'data'), LEDGER_KEY_DIR: keyDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
+    const out = r.stdout + r.stderr;
+    expect(out).toMatch(/^verified \d+ blocks/);
+    expect(out).toMatch(/Verified, signed state: \S+\/artchannel: the log of \d+ entries extends/);
+    expect(r.status, out).toBe(0);
+  }, 120_000);
 });

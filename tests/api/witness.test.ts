@@ -11,7 +11,7 @@
  * Then a fork (another history signed with the same key) is refused by the witness (422), counted as a
  * refusal, and never cosigned.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import { parseWitnessList, WitnessPusher } from '../../server/ledger/witnessPush
 import { logCheckpointSource } from '../../server/ledger/witnessSource';
 import { createTestApp, type TestApp } from './helpers';
 import { freePort, ROOT } from '../support/serverProcess';
+import { startWitness as startWitnessProcess } from '../support/witnessProcess';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'baas-witness-e2e-'));
@@ -44,40 +45,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts our witness as a process; resolves once it printed its verifier key. */
+/** Starts our witness `witness.test/w1` as a process (tests/support/witnessProcess.ts). */
 async function startWitness(port: number, logVkey: string): Promise<{ vkey: string; proc: ChildProcess }> {
-  const proc = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(ROOT, 'server/witness/main.ts'),
-      '--listen',
-      `127.0.0.1:${port}`,
-      '--name',
-      'witness.test/w1',
-      '--db',
-      join(dir, 'witness', 'state.sqlite'),
-      '--log',
-      logVkey,
-    ],
-    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  procs.push(proc);
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const vkey = await new Promise<string>((ok, fail) => {
-    proc.once('exit', (code) => fail(new Error(`witness exited ${code}: ${out}`)));
-    const poll = setInterval(() => {
-      const m = /verifier key (\S+)/.exec(out);
-      if (m && /add-checkpoint:/.test(out)) {
-        clearInterval(poll);
-        ok(m[1]);
-      }
-    }, 50);
+  const w = await startWitnessProcess({
+    port,
+    name: 'witness.test/w1',
+    db: join(dir, 'witness', 'state.sqlite'),
+    logVkey,
   });
-  return { vkey, proc };
+  procs.push(w.proc);
+  return w;
 }
 
 async function putOnChain(t: TestApp, name: string): Promise<number> {
@@ -193,7 +170,7 @@ describe('witness on another process and port', () => {
       witnessed: { k: 1, n: 2 },
       reasons: ['quorum'],
     });
-    // ledger:verify's witness line says the same of the latest cosigned checkpoint.
+    // ledger:verify's witness line says the same of the head (the latest checkpoint).
     const policy = await parsePolicy(readFileSync(policyFile, 'utf8'));
     expect(await witnessSummary(t.app.db, policy, [], 'artchannel')).toEqual([
       {
@@ -201,6 +178,7 @@ describe('witness on another process and port', () => {
         size: cp2.size,
         required: true,
         quorum: { ok: false, cosigned: 1, witnesses: 2, cosigners: ['witness.test/w1'] },
+        lastWitnessed: 0,
       },
     ]);
     expect(await witnessSummary(t.app.db, undefined, [wk], 'artchannel')).toMatchObject([

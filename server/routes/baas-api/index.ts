@@ -21,7 +21,7 @@ import witnessRoutes from './witness';
 import proofFileRoutes from './proofFile';
 import logRoutes from './log';
 import chainsRoutes from './chains';
-import { auditLedger } from '../../ledger/audit';
+import { auditLedger, haltedAudit } from '../../ledger/audit';
 import { ed25519PublicKey } from '../../ledger/ed25519Key';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
@@ -216,7 +216,10 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
         throw apiError(Codes.NOT_FOUND, 404, 'ledger.channelNotFound', { id: channel });
       const { key, opts } = app.checkpoints;
       const k = { ...key, previous: opts.previousKey ? [ed25519PublicKey(opts.previousKey)] : undefined };
-      return ok(await auditLedger(app.db, app.resources, k, { channel }));
+      const result = await auditLedger(app.db, app.resources, k, { channel });
+      // A channel the signer halted fails first, with the alarm's reason (issue 31).
+      const alarm = [...app.checkpoints.alarms.values()].find((a) => !channel || a.channel === channel);
+      return ok(alarm ? haltedAudit(result, alarm) : result);
     },
   );
 

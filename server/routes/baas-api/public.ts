@@ -11,7 +11,8 @@
  * - `GET record?kind=author|artwork&id=N`: a published record (every field its digest covers), the
  *   ledger's latest put transaction of it with its Merkle proof, the signed checkpoint covering that
  *   block and the headers linking the two, and the key: all a browser needs to verify it
- *   (common/ledger/publicVerify.ts). 404 "not published" for a record not on chain, or whose public page
+ *   (common/ledger/publicVerify.ts); `halted` ({kind, reason} or null): the signer's alarm on the record's
+ *   channel, which the page shows as "Not verified" with the reason. 404 "not published" for a record not on chain, or whose public page
  *   is off (authors: `wxIsEnable`; artworks: their author's `wxIsEnable`), or that does not exist.
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
@@ -102,6 +103,7 @@ export const recordQuery = {
  * ledger's latest put transaction of it with its proof, the covering checkpoint with linking headers,
  * and the key. `published`: the public call, which answers 404 "not published" unless the record is
  * on chain and its (or its author's) public page is on; otherwise 404 only when it is not on chain.
+ * `halted`: the channel's alarm (`haltOf`), or null.
  */
 export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: number, published: boolean) {
   const table = kind === 'author' ? 'authors' : 'artworks';
@@ -159,7 +161,20 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
           }
         : null,
     key: await publicKeyOf(app),
+    halted: haltOf(app, proof.channel),
   };
+}
+
+/**
+ * The halt of a channel (its signer's alarm, docs/ledger.md section 10) as the record answer carries it:
+ * `{kind: "fork" | "rollback", reason}` (the reason in English, as logged), or null.
+ */
+export function haltOf(
+  app: FastifyInstance,
+  channel: string,
+): { kind: 'fork' | 'rollback'; reason: string } | null {
+  const alarm = app.checkpoints.alarms.get(channel);
+  return alarm ? { kind: alarm.kind, reason: alarm.reason } : null;
 }
 
 export default async function publicRoutes(fastify: FastifyInstance) {

@@ -151,7 +151,7 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
         {links}
       </Alert>
     );
-  } else if (failed.length === 1 && failed[0].step === 'digest') {
+  } else if (!check.halted && failed.length === 1 && failed[0].step === 'digest') {
     body = (
       <Alert severity="warning" data-testid="onchain-status">
         <AlertTitle>{translate('blockchain.onChain.changed')}</AlertTitle>
@@ -168,7 +168,11 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
     body = (
       <Alert severity="error" data-testid="onchain-status">
         {translate('blockchain.onChain.failed', {
-          message: failed.map((s) => s.message ?? s.step).join('; '),
+          // A halted channel (the signer's alarm) first, with its reason (issue 31).
+          message: [
+            ...(check.halted ? [check.halted.reason] : []),
+            ...failed.map((s) => s.message ?? s.step),
+          ].join('; '),
         })}
         {failed.some((s) => s.step === 'latest') && (
           <Typography variant="body2">

@@ -1,0 +1,179 @@
+/**
+ * `ledger:verify`'s check of the signer's state file (docs/ledger.md section 10, "Never a fork"; issue
+ * 31): `<LEDGER_KEY_DIR>/ledger-signed-checkpoints.json` (server/ledger/checkpoints.ts
+ * `SIGNED_STATE_FILE`), `{ [origin]: {size, rootHash (hex), note} }`, holds the last checkpoint the
+ * server signed per origin, out of reach of whoever can only write the database. A database restored
+ * from an older copy, or rewritten, is caught against it:
+ *
+ * - the note must verify with the log's key (or a key it replaced), under the origin's name, and name
+ *   the entry's size and root hash (`signature`);
+ * - the database's log must not be smaller (`rollback`: "the log has N entries, the last signed
+ *   checkpoint has M");
+ * - and must be consistent with it: the RFC 6962 consistency proof from M to N, made from the stored
+ *   hashes (`ledger_tree`), checks against the stored head's root and the state's root (`fork`).
+ *
+ * A channel is found by its origin in `ledger_log`. An origin under this database's prefix (stored in
+ * `ledger_log`, or `LEDGER_ORIGIN`) that it holds no log of has 0 entries (a rollback); an origin under
+ * another prefix is another deployment's log: not checked (`checked: false`), as the signer ignores it.
+ */
+import type { Kysely } from 'kysely';
+import { fromHex } from '../../common/ledger/hex';
+import { verifyCheckpointNoteByAny } from '../../common/ledger/note';
+import { arrayHashReader, checkTree, proveTree, treeHash, type Hash } from '../../common/ledger/tlog';
+import type { LedgerTables } from './tables';
+
+/** One origin's entry of the state file. */
+export interface SignedStateEntry {
+  size: number;
+  rootHash: string;
+  note: string;
+}
+
+/** The result of one origin's check. */
+export interface SignedStateCheck {
+  origin: string;
+  /** The channel of that origin in the database, or null when it holds none. */
+  channel: string | null;
+  ok: boolean;
+  /** False for an origin of another prefix than this database's (not checked, `ok`). */
+  checked: boolean;
+  /** Why not ok. */
+  kind?: 'signature' | 'rollback' | 'fork';
+  /** Entries of the database's log, and of the last signed checkpoint (the state's size). */
+  logSize: number;
+  signedSize: number;
+  message: string;
+}
+
+/**
+ * Parses the state file's text. @throws Error with one line naming `file` when it is not JSON or not of
+ * the shape `{ [origin]: {size: integer ≥ 0, rootHash: 64 hex, note: string} }`.
+ */
+export function parseSignedState(text: string, file: string): Record<string, SignedStateEntry> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: not JSON (${(err as Error).message})`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new Error(`${file}: expected an object of origins`);
+  for (const [origin, e] of Object.entries(data as Record<string, unknown>)) {
+    const v = e as Partial<SignedStateEntry> | null;
+    if (
+      !v ||
+      typeof v !== 'object' ||
+      !Number.isInteger(v.size) ||
+      (v.size as number) < 0 ||
+      typeof v.rootHash !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(v.rootHash) ||
+      typeof v.note !== 'string'
+    )
+      throw new Error(`${file}: the entry of "${origin}" is not {size, rootHash (hex), note}`);
+  }
+  return data as Record<string, SignedStateEntry>;
+}
+
+/** Every stored hash of a channel's log (`ledger_tree`, in block order) and its head. */
+async function storedLog(db: Kysely<any>, channelId: number): Promise<{ hashes: Hash[]; size: number }> {
+  const rows = await (db as Kysely<LedgerTables>)
+    .selectFrom('ledger_tree')
+    .select(['size', 'hashStart', 'hashes'])
+    .where('channelId', '=', channelId)
+    .orderBy('blockNumber')
+    .execute();
+  const hashes: Hash[] = [];
+  for (const r of rows) {
+    if (Number(r.hashStart) !== hashes.length)
+      throw new Error(`the stored log of channel ${channelId} has a gap at hash ${hashes.length}`);
+    for (let i = 0; i < r.hashes.length; i += 64) hashes.push(fromHex(r.hashes.slice(i, i + 64)));
+  }
+  return { hashes, size: rows.length ? Number(rows[rows.length - 1].size) : 0 };
+}
+
+/**
+ * Checks each origin of `state` against the database (see the module's comment).
+ * @param key the log's public key (key name = each origin); `previous`: keys it replaced (rotation)
+ * @returns one result per origin, in the state's order
+ */
+export async function checkSignedState(
+  db: Kysely<any>,
+  state: Record<string, SignedStateEntry>,
+  key: { publicKey: Uint8Array; previous?: Uint8Array[] },
+  /** `LEDGER_ORIGIN`, the configured prefix, when set. */
+  configuredPrefix?: string,
+): Promise<SignedStateCheck[]> {
+  const logs = await (db as Kysely<LedgerTables>)
+    .selectFrom('ledger_log')
+    .innerJoin('ledger_channel', 'ledger_channel.id', 'ledger_log.channelId')
+    .select(['ledger_log.origin', 'ledger_channel.id', 'ledger_channel.name'])
+    .execute();
+  const prefixes = new Set(logs.map((l) => l.origin.slice(0, -l.name.length - 1)));
+  if (configuredPrefix) prefixes.add(configuredPrefix);
+  const out: SignedStateCheck[] = [];
+  for (const [origin, e] of Object.entries(state)) {
+    const log = logs.find((l) => l.origin === origin);
+    const base = { origin, channel: log?.name ?? null, signedSize: e.size, checked: true };
+    if (!log && ![...prefixes].some((p) => origin.startsWith(`${p}/`))) {
+      out.push({
+        ...base,
+        ok: true,
+        checked: false,
+        logSize: 0,
+        message: `${origin}: not a log of this database (another origin prefix), not checked`,
+      });
+      continue;
+    }
+    const named = (publicKey: Uint8Array) => ({ name: origin, publicKey });
+    const v = await verifyCheckpointNoteByAny(e.note, named(key.publicKey), (key.previous ?? []).map(named));
+    if (
+      !v.ok ||
+      v.checkpoint.origin !== origin ||
+      v.checkpoint.size !== e.size ||
+      v.checkpoint.rootHash !== e.rootHash
+    ) {
+      out.push({
+        ...base,
+        ok: false,
+        kind: 'signature',
+        logSize: 0,
+        message: `${origin}: the last signed checkpoint's note does not verify with the log's key or does not name its size and root (${v.ok ? 'another checkpoint' : v.message})`,
+      });
+      continue;
+    }
+    const { hashes, size } = log ? await storedLog(db, log.id) : { hashes: [], size: 0 };
+    const at = { ...base, logSize: size };
+    if (size < e.size) {
+      out.push({
+        ...at,
+        ok: false,
+        kind: 'rollback',
+        message: `rollback: the log has ${size} entries, the last signed checkpoint has ${e.size} (${origin})`,
+      });
+      continue;
+    }
+    let consistent = false;
+    try {
+      const read = arrayHashReader(hashes);
+      const proof = proveTree(size, e.size, read);
+      consistent = checkTree(proof, size, treeHash(size, read), e.size, fromHex(e.rootHash));
+    } catch {
+      consistent = false;
+    }
+    out.push(
+      consistent
+        ? {
+            ...at,
+            ok: true,
+            message: `${origin}: the log of ${size} entries extends the last signed checkpoint (${e.size} entries, root ${e.rootHash})`,
+          }
+        : {
+            ...at,
+            ok: false,
+            kind: 'fork',
+            message: `fork: the log of ${size} entries does not extend the last signed checkpoint (${e.size} entries, root ${e.rootHash}) of ${origin}`,
+          },
+    );
+  }
+  return out;
+}
