@@ -92,5 +92,5 @@ export type AuditResult = VerifyResult & {
    * Set when the server's signer halted a channel (its stored log does not extend the last checkpoint it
    * signed: docs/ledger.md section 10): then the first failure (`field: "alarm"`), whatever the rest says.
    */
-  halted?: { channel: string; kind: 'fork' | 'rollback'; reason: string };
+  halted?: { channel: string; kind: 'fork' | 'rollback' | 'key'; reason: string };
 };

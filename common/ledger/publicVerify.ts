@@ -58,7 +58,7 @@ export interface PublicRecord {
     previous?: { name: string; publicKey: string; vkey: string; keyId: string }[];
   };
   /** The server's alarm on the record's channel (a fork or rollback of its log), or null / absent. */
-  halted?: { kind: 'fork' | 'rollback'; reason: string } | null;
+  halted?: { kind: 'fork' | 'rollback' | 'key'; reason: string } | null;
 }
 
 export type StepName = 'digest' | 'merkle' | 'header' | 'signature' | 'latest';
@@ -81,7 +81,7 @@ export interface PublicCheck {
   txTime: string;
   version: number;
   /** The server halted the record's channel: not verified, for this reason. */
-  halted?: { kind: 'fork' | 'rollback'; reason: string };
+  halted?: { kind: 'fork' | 'rollback' | 'key'; reason: string };
 }
 
 /** Runs the five steps (never throws: a malformed answer fails the step it breaks). */

@@ -405,7 +405,7 @@ export function haltedAudit(
   result: AuditResult,
   alarm: {
     channel: string;
-    kind: 'fork' | 'rollback';
+    kind: 'fork' | 'rollback' | 'key';
     reason: string;
     signed: { size: number; rootHash: string };
     head: { size: number; rootHash: string };

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { splitNote, parseCheckpoint } from '../../common/ledger/note';
 import { verifiedCosigners } from '../../common/ledger/witness';
 import type { WitnessConfig } from './witnessConfig';
-import type { ConfiguredWitness } from './witnessPush';
+import type { ConfiguredWitness } from './witnessConfig';
 
 /** A checkpoint a witness cosigned: size in entries, root hash (lowercase hex), the cosigned note. */
 export interface WitnessedCheckpoint {

@@ -161,7 +161,14 @@ function Status({ load, wc, t }: { load: Load; wc?: WitnessCheck; t: T }) {
           <AlertTitle sx={{ mb: 0 }}>{t('notVerified')}</AlertTitle>
           {halted && (
             <Box data-testid="public-halted">
-              {t(halted.kind === 'fork' ? 'haltedFork' : 'haltedRollback', { reason: halted.reason })}
+              {t(
+                halted.kind === 'fork'
+                  ? 'haltedFork'
+                  : halted.kind === 'key'
+                    ? 'haltedKey'
+                    : 'haltedRollback',
+                { reason: halted.reason },
+              )}
             </Box>
           )}
           {!halted && v.reasons.includes('quorum') && (

@@ -52,6 +52,8 @@ const en = {
     'The log is halted: its server found that the stored history does not extend the last checkpoint it signed (a fork). %{reason}',
   haltedRollback:
     'The log is halted: its server found the stored history behind the last checkpoint it signed (a rollback). %{reason}',
+  haltedKey:
+    'The log is halted: its latest checkpoint is not signed by the key its server holds now. %{reason}',
   forkTitle: 'Alarm: the log forked',
   rollbackTitle: 'Alarm: the log rolled back',
   forkDetail: 'The log now shows a history that does not extend the one this browser verified before.',
@@ -107,6 +109,7 @@ const zh: Messages = {
   quorumUnknown: '无法检查账本的见证策略。',
   haltedFork: '账本已暂停：服务器发现存储的历史并未延续其最后签名的检查点（分叉）。%{reason}',
   haltedRollback: '账本已暂停：服务器发现存储的历史落后于其最后签名的检查点（回滚）。%{reason}',
+  haltedKey: '账本已暂停：其最新检查点不是由服务器当前持有的密钥签名的。%{reason}',
   forkTitle: '警报：账本出现分叉',
   rollbackTitle: '警报：账本发生回滚',
   forkDetail: '账本当前展示的历史并未延续本浏览器此前验证过的历史。',

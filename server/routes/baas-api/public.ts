@@ -172,7 +172,7 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
 export function haltOf(
   app: FastifyInstance,
   channel: string,
-): { kind: 'fork' | 'rollback'; reason: string } | null {
+): { kind: 'fork' | 'rollback' | 'key'; reason: string } | null {
   const alarm = app.checkpoints.alarms.get(channel);
   return alarm ? { kind: alarm.kind, reason: alarm.reason } : null;
 }
