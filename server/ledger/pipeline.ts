@@ -554,11 +554,20 @@ export class WritePipeline {
     // Each cutLoop cuts until fewer than batchSize remain; loop until the queue is empty.
     for (;;) {
       await this.chain;
-      const left = await this.db
+      const rows = await this.db
         .selectFrom('ledger_pending')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      if (Number(left.n) === 0) return;
+        .select(['channelId', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('channelId')
+        .execute();
+      const left = { n: rows.reduce((n, r) => n + Number(r.n), 0) };
+      if (left.n === 0) return;
+      // A halted channel cuts nothing until an operator resolves its alarm: waiting would not help.
+      const halted = (id: number) => {
+        const name = this.byId.get(Number(id))?.name;
+        return name !== undefined && this.halt(name) !== undefined;
+      };
+      if (rows.every((r) => halted(r.channelId)))
+        throw new LedgerError('halted', `${left.n} transactions pending on a halted channel`);
       if (Date.now() > deadline)
         throw new LedgerError('timeout', `${left.n} transactions still pending after ${timeoutMs} ms`);
       if (this.isOrderer()) for (const st of this.byId.values()) this.requestCut(st);

@@ -137,6 +137,25 @@ const checkpointSizes = async (app: FastifyInstance) =>
     Number(r.size),
   );
 
+/** Forges block `n`'s record through an open connection, re-hashing every later block and the log. */
+async function forgeOpen(kdb: Kysely<any>, n: number) {
+  const ldb = kdb as unknown as Kysely<LedgerTables>;
+  const tx = await ldb
+    .selectFrom('ledger_tx')
+    .selectAll()
+    .where('blockNumber', '=', n)
+    .executeTakeFirstOrThrow();
+  const args = JSON.parse(tx.args) as string[];
+  args[2] = sha256Hex('forged');
+  await ldb
+    .updateTable('ledger_tx')
+    .set({ args: JSON.stringify(args) })
+    .where('txId', '=', tx.txId)
+    .execute();
+  await rehashFrom(kdb, n);
+  await rebuildTree(kdb);
+}
+
 /** The attacker with the database: forge block `n`'s record, re-hash every later block and the log. */
 async function forge(d: Deployment, n: number, deleteFrom: number) {
   const { db: kdb } = connect({ dataDir: d.dataDir, databaseUrl: d.databaseUrl });
@@ -298,6 +317,21 @@ describe(`the log no restore can rewind (${PG ? 'PostgreSQL' : 'SQLite'})`, () =
     } finally {
       await s.app.close();
     }
+  });
+
+  it('a history rewritten under the running server: the put is refused, nothing signed, the server closes', async () => {
+    const d = await deployment('running-fork');
+    const s = await start(d);
+    for (let i = 0; i < 3; i++) expect((await s.putAuthor(`Running ${i}`)).put.body.code).toBe(0);
+    const signed = await checkpointSizes(s.app);
+    await forgeOpen(s.app.db as Kysely<any>, 2);
+    const put = await s.putAuthor('refused');
+    expect(put.put.status).toBe(503);
+    expect(await checkpointSizes(s.app)).toEqual(signed);
+    expect((await readyz(s.app)).status).toBe(503);
+    // Its refused transaction stays pending (cut once an operator resolves the alarm); closing does
+    // not wait for a halted channel (it waited 30 s on PostgreSQL and failed the close).
+    await s.app.close();
   });
 
   it('(b) forge, re-hash, delete checkpoints, cosignatures and state, restart with two witnesses: refused', async () => {
