@@ -201,7 +201,7 @@ async function printSignedState(
   return failed;
 }
 
-/** Prints each channel's witness line (docs/ledger.md section 11.4); resolves whether a head is short of the policy's quorum. */
+/** Prints each channel's witness line (docs/witnesses.md section 11.4); resolves whether a head is short of the policy's quorum. */
 async function printWitnesses(
   db: Kysely<any>,
   policy: Policy | undefined,

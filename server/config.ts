@@ -24,7 +24,7 @@
  *   entries `<submission URL> <witness vkey>` separated by commas or newlines; `LEDGER_WITNESS_POLICY`
  *   (default unset: no quorum required): a C2SP tlog-policy file whose quorum verifiers require (its
  *   `witness` lines with a URL are pushed to as well); `LEDGER_WITNESS_INTERVAL_MS` (default 10000): how
- *   often the log retries witnesses besides after each block (docs/ledger.md section 11);
+ *   often the log retries witnesses besides after each block (docs/witnesses.md section 11);
  * - `TRUST_PROXY` (default unset: no proxy): Fastify's `trustProxy` — `true` (believe any proxy), a hop
  *   count (`1`), or a comma-separated list of proxy addresses/CIDRs (`127.0.0.1,10.0.0.0/8`). With it,
  *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then);

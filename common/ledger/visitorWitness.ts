@@ -1,5 +1,5 @@
 /**
- * Every visitor is a witness (docs/ledger.md section 11), browser-safe: the public page remembers the
+ * Every visitor is a witness (docs/witnesses.md section 11), browser-safe: the public page remembers the
  * last checkpoint it verified per origin (localStorage) and, on every visit, checks that the log's latest
  * checkpoint is consistent with it, as Go's sumdb client does with its cached tree
  * (golang.org/x/mod/sumdb/client.go `checkTrees`):

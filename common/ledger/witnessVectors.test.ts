@@ -1,5 +1,5 @@
 /**
- * The witness test vectors of docs/ledger.md section 11.7, read from the document itself and recomputed:
+ * The witness test vectors of docs/witnesses.md section 11.7, read from the document itself and recomputed:
  * the vkeys from the stated seeds, the tree roots of the stated entries (common/ledger/tlog.ts), the
  * add-checkpoint body the log sends (consistency proof 10 → 17), the witness's cosignature line at the
  * stated time (server/witness/key.ts), which our witness also accepts and Web Crypto verifies, and the
@@ -20,7 +20,7 @@ import { formatProofFile, verifyProofFile } from './proofFile';
 import { proveRecord, proveTree, storedHashes, treeHash, type Hash } from './tlog';
 import { acceptCosignatures, formatAddCheckpoint, parseVkey } from './witness';
 
-const doc = readFileSync(join(import.meta.dirname, '../../docs/ledger.md'), 'utf8');
+const doc = readFileSync(join(import.meta.dirname, '../../docs/witnesses.md'), 'utf8');
 const block = doc.slice(
   doc.indexOf('<!-- witness-vectors:begin -->'),
   doc.indexOf('<!-- witness-vectors:end -->'),
@@ -45,7 +45,7 @@ async function vectors() {
   return { log, w, read, entries, note };
 }
 
-describe('docs/ledger.md section 11.7 witness test vectors', () => {
+describe('docs/witnesses.md section 11.7 witness test vectors', () => {
   it('the keys, the roots, the request, the cosignature and the proof file', async () => {
     const v = await vectors();
     expect(v.log.vkey).toBe(value('log vkey'));

@@ -1,5 +1,5 @@
 /**
- * A record's offline proof as a C2SP tlog-proof file (docs/ledger.md section 11.6,
+ * A record's offline proof as a C2SP tlog-proof file (docs/witnesses.md section 11.6,
  * common/ledger/proofFile.ts): the entry is the record's latest put-on-chain transaction (its canonical
  * JSON, the bytes the log hashed as its leaf), at its index in the channel's log, with the inclusion proof
  * in the checkpoint that the most witnesses cosigned among the latest ones (the latest checkpoint

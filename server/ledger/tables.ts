@@ -105,7 +105,7 @@ export interface LedgerCosignatureTable {
   time: number | string;
 }
 
-/** What the log knows of one configured witness for one channel (docs/ledger.md section 11). */
+/** What the log knows of one configured witness for one channel (docs/witnesses.md section 11). */
 export interface LedgerWitnessStatusTable {
   channelId: number;
   /** The witness's key name. */

@@ -1,5 +1,5 @@
 /**
- * The witness part of `npm run ledger:verify` (docs/ledger.md section 11.4, issue 31): for each channel,
+ * The witness part of `npm run ledger:verify` (docs/witnesses.md section 11.4, issue 31): for each channel,
  * the quorum is judged on the channel's **head**, its latest checkpoint, never on an older one: a log
  * whose witnesses cosigned checkpoint 4 and then refused every later one is not witnessed. The head's
  * cosigned note (server/ledger/witnessPush.ts `cosignedNote`) is checked against the policy's witnesses

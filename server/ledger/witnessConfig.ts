@@ -1,5 +1,5 @@
 /**
- * The log's witness configuration (docs/ledger.md section 11.3-11.4), read once at start: the policy
+ * The log's witness configuration (docs/witnesses.md section 11.3-11.4), read once at start: the policy
  * (`LEDGER_WITNESS_POLICY`, a C2SP tlog-policy file) and the witnesses the log pushes to and asks
  * (`LEDGER_WITNESSES` plus the policy's `witness` lines with a URL).
  */

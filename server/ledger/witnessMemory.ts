@@ -1,5 +1,5 @@
 /**
- * The log's memory outside the box it protects (issue 31, docs/ledger.md section 11.3a): what the
+ * The log's memory outside the box it protects (issue 31, docs/witnesses.md section 11.3a): what the
  * policy's witnesses remember of each origin. The signer reads it before it signs, so deleting the
  * database's checkpoint rows and the key directory's state file is not enough to get a fork signed.
  *

@@ -1,5 +1,5 @@
 /**
- * The log side of C2SP tlog-witness (https://c2sp.org/tlog-witness; docs/ledger.md section 11): after a
+ * The log side of C2SP tlog-witness (https://c2sp.org/tlog-witness; docs/witnesses.md section 11): after a
  * checkpoint is signed, the log sends `POST <witness URL>/add-checkpoint` to every configured witness with
  * the size it believes the witness holds (`old <size>`) and the RFC 6962 consistency proof from that size
  * (at most 63 hashes), retries with the witness's size when it answers 409 (`text/x.tlog.size`), checks

@@ -11,7 +11,7 @@
  *       body `<size>\n`, content type `text/x.tlog.size`;
  *   422 a size-0 checkpoint without the empty tree's hash, a proof with old size 0, a consistency proof
  *       (RFC 6962 section 2.1.2) that does not verify, or the same size with another root hash (the spec
- *       after C2SP #280; 409 before it: docs/ledger.md section 11.1);
+ *       after C2SP #280; 409 before it: docs/witnesses.md section 11.1);
  *   200 the cosignature line `— <witness name> base64(key ID ‖ time ‖ signature)\n` (tlog-cosignature
  *       v1), after the new checkpoint is stored (WitnessStore.advance, atomic).
  *   Error bodies are one line of text saying why. Refusals of a known, validly signed log are kept.

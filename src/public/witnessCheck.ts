@@ -1,5 +1,5 @@
 /**
- * The public page's witness checks (docs/ledger.md section 11), run in the browser after the record's own
+ * The public page's witness checks (docs/witnesses.md section 11), run in the browser after the record's own
  * steps (common/ledger/publicVerify.ts):
  *
  * - the log's witnesses and policy (`GET /baas-api/public/witnesses`): the cosignatures on the record's

@@ -3,7 +3,7 @@
  * (tests/go/witness/client: the standard library and golang.org/x/mod/sumdb/note, GOPATH mode against
  * Debian's golang-golang-x-mod-dev). The client makes a log key with note.GenerateKey; the witness,
  * listening on 127.0.0.1, is configured with its vkey; the client signs checkpoints with note.NewSigner
- * and checks, to the letter of tlog-witness after C2SP #280 (docs/ledger.md section 11.1): size N from
+ * and checks, to the letter of tlog-witness after C2SP #280 (docs/witnesses.md section 11.1): size N from
  * `old 0` is cosigned; the same size with another root hash gets 422 and no cosignature (409 before #280;
  * issue 31 asked for 409, the current spec says 422, we follow the spec); stale `old` values get 409,
  * `text/x.tlog.size`, body `N\n`; and the witness still holds the first root. Skipped with a message only

@@ -1,5 +1,5 @@
 /**
- * The witness protocol end to end (docs/ledger.md section 11): our witness runs as its own process on
+ * The witness protocol end to end (docs/witnesses.md section 11): our witness runs as its own process on
  * its own port (`server/witness/main.ts`, as `npm run witness`); the log (the app, LEDGER_WITNESSES
  * pointing at it) pushes its checkpoints to it after each put on chain; the witness's cosignature shows
  * in the public checkpoint, and Go's `note.Open` (tests/go/witness/cosigned) verifies both the log's

@@ -1,6 +1,6 @@
 /**
  * Test helper: our witness (`server/witness/main.ts`, as `npm run witness`) as a process of its own on
- * its own port (docs/ledger.md section 11.2), for the witness tests.
+ * its own port (docs/witnesses.md section 11.2), for the witness tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The witnesses plugin (docs/ledger.md section 11): reads the witness policy (`LEDGER_WITNESS_POLICY`, a
+ * The witnesses plugin (docs/witnesses.md section 11): reads the witness policy (`LEDGER_WITNESS_POLICY`, a
  * C2SP tlog-policy file) and the witnesses to push to (`LEDGER_WITNESSES`, plus the policy's witnesses
  * with a URL), refusing to start on a malformed one, and runs the pusher (server/ledger/witnessPush.ts):
  * after every committed block and every `LEDGER_WITNESS_INTERVAL_MS`, the latest checkpoint of each

@@ -7,7 +7,7 @@
  *   `leader-election` (PostgreSQL: the processes sharing the database elect one block cutter through an
  *   advisory lock, server/ledger/orderer.ts);
  * - `peerOrgs`: the signing organisation and every witness that cosigned a checkpoint
- *   (`ledger_witness_status`, the log pushing to witnesses, docs/ledger.md section 11);
+ *   (`ledger_witness_status`, the log pushing to witnesses, docs/witnesses.md section 11);
  * - `ordererCount`: processes cutting blocks: 1 when the election has a holder, else 0 (none elected yet);
  * - `peerCount`: server processes keeping the ledger: 1 on SQLite; on PostgreSQL the sessions named
  *   `baas-ledger-<pid>-<instance>` in `pg_stat_activity` (each process's election connection);

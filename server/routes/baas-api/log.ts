@@ -67,7 +67,7 @@ export default async function logRoutes(fastify: FastifyInstance) {
     },
     async (req, reply) => {
       const { ch, cp } = await signed(req.params.channel);
-      // With the witnesses' cosignatures after the log's signature (docs/ledger.md section 11).
+      // With the witnesses' cosignatures after the log's signature (docs/witnesses.md section 11).
       return reply
         .type('text/plain; charset=utf-8')
         .header('cache-control', 'no-cache')

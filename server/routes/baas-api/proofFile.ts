@@ -1,5 +1,5 @@
 /**
- * A record's offline proof (C2SP tlog-proof, docs/ledger.md section 11.6, server/ledger/proofFiles.ts):
+ * A record's offline proof (C2SP tlog-proof, docs/witnesses.md section 11.6, server/ledger/proofFiles.ts):
  * - `GET /baas-api/proof-file?kind=author|artwork&id=N` (role user): `{name, file}` in the envelope, for
  *   the console's on-chain panel; 404 when the record is not on chain;
  * - `GET /baas-api/public/proof-file?kind=author|artwork&id=N` (no login, rate-limited): the file itself,

@@ -5,7 +5,7 @@
  *   Go note verifier key), and `previous`, the key rotated out, if any;
  * - `GET checkpoint?channel=C[&height=H]`: the latest signed checkpoint of C, or the one of size H, as
  *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text, followed by the
- *   cosignature lines of the witnesses that cosigned it, docs/ledger.md section 11);
+ *   cosignature lines of the witnesses that cosigned it, docs/witnesses.md section 11);
  * - `GET consistency?channel=C&from=H1&to=H2`: the block headers numbered H1 − 1 .. H2 − 1 (at most
  *   10,000), which link the checkpoints of sizes H1 and H2;
  * - `GET record?kind=author|artwork&id=N`: a published record (every field its digest covers), the
@@ -134,7 +134,7 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
   const proof = (await app.ledger.proof(latest.txId))!;
   const index = await app.ledger.entryIndex(proof.channelId, proof.header.number, proof.leafIndex);
   // The latest checkpoint the witnesses cosigned that covers the entry (else the latest): a quorum can
-  // be counted on it (docs/ledger.md section 11).
+  // be counted on it (docs/witnesses.md section 11).
   const cp =
     index === undefined
       ? await latestCheckpoint(app.db, proof.channelId)

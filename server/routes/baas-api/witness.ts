@@ -1,5 +1,5 @@
 /**
- * Witnesses on the console's side (docs/ledger.md section 11). Witnesses no longer call the log: the log
+ * Witnesses on the console's side (docs/witnesses.md section 11). Witnesses no longer call the log: the log
  * sends its checkpoints to them (C2SP tlog-witness, server/ledger/witnessPush.ts), so there is no
  * cosign call and no witness needs an account.
  * - `GET /baas-api/witnesses` (role user): per configured witness and channel `{witness, vkey, url,

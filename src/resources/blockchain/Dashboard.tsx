@@ -131,7 +131,7 @@ interface WitnessRow {
 
 /**
  * Witnesses (GET /baas-api/witnesses): per configured witness and channel, the size it holds, how many
- * entries it lags behind the latest checkpoint, its refusals and errors (docs/ledger.md section 11), and
+ * entries it lags behind the latest checkpoint, its refusals and errors (docs/witnesses.md section 11), and
  * the policy's quorum when one is set.
  */
 function Witnesses() {

@@ -86,7 +86,7 @@ export function putOnChain(kind: 'author' | 'artwork', id: number): Promise<PutO
 }
 
 /**
- * Downloads a record's offline proof (C2SP tlog-proof, docs/ledger.md section 11.6) from
+ * Downloads a record's offline proof (C2SP tlog-proof, docs/witnesses.md section 11.6) from
  * `GET /baas-api/proof-file` as `<kind>-<id>.tlog-proof`.
  */
 export async function downloadProofFile(kind: 'author' | 'artwork', id: number): Promise<void> {

@@ -143,7 +143,7 @@ const en = {
     },
     witness: {
       title: 'Witnesses',
-      none: 'No witness is configured (LEDGER_WITNESSES). See docs/ledger.md section 11.',
+      none: 'No witness is configured (LEDGER_WITNESSES). See docs/witnesses.md section 11.',
       name: 'Witness',
       size: 'Size it holds',
       lag: 'Lag (entries)',

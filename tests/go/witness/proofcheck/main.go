@@ -1,7 +1,7 @@
 // Command proofcheck checks a C2SP tlog-proof file (https://c2sp.org/tlog-proof) with Go's reference
 // packages: the checkpoint's signatures with note.Open (the log's vkey; witness cosignatures are checked
 // by tests/go/witness/cosigned), and the inclusion proof with tlog.CheckRecord, the leaf being
-// tlog.RecordHash of the entry carried (base64) on the `extra` line (docs/ledger.md section 11).
+// tlog.RecordHash of the entry carried (base64) on the `extra` line (docs/witnesses.md section 11).
 //
 //	GO111MODULE=off GOPATH=/usr/share/gocode go run main.go <proof file> <log vkey>
 //
