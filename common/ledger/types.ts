@@ -244,3 +244,22 @@ export interface PutOnChainResult {
   /** True when the record was unchanged and the existing transaction is answered (nothing written). */
   repeated: boolean;
 }
+
+/** A channel whose stored log does not extend the last checkpoint signed: nothing is signed for it. */
+export interface LedgerAlarm {
+  channel: string;
+  origin: string;
+  /** `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed). */
+  /**
+   * `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed), `key`
+   * (the latest stored checkpoint carries no valid signature of this key: a new key beside an old log).
+   */
+  kind: 'fork' | 'rollback' | 'key';
+  reason: string;
+  /** The last signed checkpoint (size, root hash hex) and the stored head it was compared with. */
+  signed: { size: number; rootHash: string };
+  head: { size: number; rootHash: string };
+  since: string;
+  /** The witness whose cosigned checkpoint the head does not extend (the log's memory outside the box). */
+  witness?: string;
+}

@@ -26,7 +26,9 @@ import {
   verifyCheckpointNote,
 } from '../../common/ledger/note';
 import { checkTree } from '../../common/ledger/tlog';
-import { LedgerError, type CommitHook } from '../../common/ledger/types';
+import { LedgerError, type CommitHook, type LedgerAlarm } from '../../common/ledger/types';
+
+export type { LedgerAlarm } from '../../common/ledger/types';
 import { ed25519ConfiguredKey, ed25519PublicKey } from './ed25519Key';
 import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
@@ -118,25 +120,6 @@ function insertSql(db: Kysely<any>): string {
       .onConflict((oc) => oc.columns(['channelId', 'size']).doNothing())
       .compile(),
   );
-}
-
-/** A channel whose stored log does not extend the last checkpoint signed: nothing is signed for it. */
-export interface LedgerAlarm {
-  channel: string;
-  origin: string;
-  /** `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed). */
-  /**
-   * `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed), `key`
-   * (the latest stored checkpoint carries no valid signature of this key: a new key beside an old log).
-   */
-  kind: 'fork' | 'rollback' | 'key';
-  reason: string;
-  /** The last signed checkpoint (size, root hash hex) and the stored head it was compared with. */
-  signed: { size: number; rootHash: string };
-  head: { size: number; rootHash: string };
-  since: string;
-  /** The witness whose cosigned checkpoint the head does not extend (the log's memory outside the box). */
-  witness?: string;
 }
 
 /** File, beside the key file, where the signer keeps the last checkpoint it signed per origin. */

@@ -25,7 +25,6 @@ import { loadConfig, type AppConfig } from '../../server/config';
 import { connect } from '../../server/db/connect';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import type { LedgerTables } from '../../server/ledger/tables';
-import { sha256Hex } from '../../server/ledger/tx';
 import { SIGNED_STATE_FILE } from '../../server/ledger/checkpoints';
 import { buildWitnessApp } from '../../server/witness/app';
 import { cosignerKey } from '../../server/witness/key';
@@ -33,7 +32,7 @@ import { WitnessStore } from '../../server/witness/store';
 import { ed25519PrivateKey } from '../../server/ledger/ed25519Key';
 import { parseVkey } from '../../common/ledger/witness';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
-import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
+import { forgeRecordTx } from '../support/ledgerTamper';
 import { runPgStatement } from '../support/pgAdmin';
 
 const root = mkdtempSync(join(tmpdir(), 'baas-memory-'));
@@ -137,43 +136,11 @@ const checkpointSizes = async (app: FastifyInstance) =>
     Number(r.size),
   );
 
-/** Forges block `n`'s record through an open connection, re-hashing every later block and the log. */
-async function forgeOpen(kdb: Kysely<any>, n: number) {
-  const ldb = kdb as unknown as Kysely<LedgerTables>;
-  const tx = await ldb
-    .selectFrom('ledger_tx')
-    .selectAll()
-    .where('blockNumber', '=', n)
-    .executeTakeFirstOrThrow();
-  const args = JSON.parse(tx.args) as string[];
-  args[2] = sha256Hex('forged');
-  await ldb
-    .updateTable('ledger_tx')
-    .set({ args: JSON.stringify(args) })
-    .where('txId', '=', tx.txId)
-    .execute();
-  await rehashFrom(kdb, n);
-  await rebuildTree(kdb);
-}
-
 /** The attacker with the database: forge block `n`'s record, re-hash every later block and the log. */
 async function forge(d: Deployment, n: number, deleteFrom: number) {
   const { db: kdb } = connect({ dataDir: d.dataDir, databaseUrl: d.databaseUrl });
   const ldb = kdb as unknown as Kysely<LedgerTables>;
-  const tx = await ldb
-    .selectFrom('ledger_tx')
-    .selectAll()
-    .where('blockNumber', '=', n)
-    .executeTakeFirstOrThrow();
-  const args = JSON.parse(tx.args) as string[];
-  args[2] = sha256Hex('forged');
-  await ldb
-    .updateTable('ledger_tx')
-    .set({ args: JSON.stringify(args) })
-    .where('txId', '=', tx.txId)
-    .execute();
-  await rehashFrom(kdb, n);
-  await rebuildTree(kdb);
+  await forgeRecordTx(kdb, { blockNumber: n });
   await ldb.deleteFrom('ledger_checkpoint').where('size', '>=', deleteFrom).execute();
   await ldb.deleteFrom('ledger_cosignature').execute();
   await ldb.deleteFrom('ledger_witness_status').execute();
@@ -324,7 +291,7 @@ describe(`the log no restore can rewind (${PG ? 'PostgreSQL' : 'SQLite'})`, () =
     const s = await start(d);
     for (let i = 0; i < 3; i++) expect((await s.putAuthor(`Running ${i}`)).put.body.code).toBe(0);
     const signed = await checkpointSizes(s.app);
-    await forgeOpen(s.app.db as Kysely<any>, 2);
+    await forgeRecordTx(s.app.db as Kysely<any>, { blockNumber: 2 });
     const put = await s.putAuthor('refused');
     expect(put.put.status).toBe(503);
     expect(await checkpointSizes(s.app)).toEqual(signed);

@@ -20,8 +20,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
 import { SIGNED_STATE_FILE } from '../../server/ledger/checkpoints';
 import type { LedgerTables } from '../../server/ledger/tables';
-import { sha256Hex } from '../../server/ledger/tx';
-import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
+
+import { forgeRecordTx } from '../support/ledgerTamper';
 import { addAuthor, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { buildApp } from '../../server/app';
 import { connect } from '../../server/db/connect';
@@ -148,21 +148,7 @@ describe('a channel the signer halted', () => {
     // again (its state file in the key directory): the signer raises the fork alarm.
     await t.app.close();
     const { db } = connect({ dataDir: t.dataDir, databaseUrl: t.app.config.databaseUrl });
-    const ldb = db as unknown as Kysely<LedgerTables>;
-    const tx = await ldb
-      .selectFrom('ledger_tx')
-      .selectAll()
-      .where('txId', '=', first.txId)
-      .executeTakeFirstOrThrow();
-    const args = JSON.parse(tx.args) as string[];
-    args[2] = sha256Hex('forged');
-    await ldb
-      .updateTable('ledger_tx')
-      .set({ args: JSON.stringify(args) })
-      .where('txId', '=', tx.txId)
-      .execute();
-    await rehashFrom(db, first.blockNumber);
-    await rebuildTree(db);
+    await forgeRecordTx(db, { txId: first.txId });
     await db.destroy();
     const again = await buildApp(t.app.config);
     try {

@@ -12,7 +12,7 @@
  * fails both. Skipped with a message only when `go` is not installed (scripts/ensure-system-deps.sh
  * installs it for CI).
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,32 +31,20 @@ import {
   storedHashes,
   treeHash,
 } from '../../common/ledger/tlog';
-import { ROOT } from '../support/serverProcess';
 import { createTestApp, type TestApp } from './helpers';
+import { buildGo, GO_ENV, hasGo as hasGoTool } from '../support/goTools';
 
 const run = promisify(execFile);
-const GO_ENV = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' };
-const PROGRAM = join(ROOT, 'tests/go/tlogcheck/main.go');
+const PROGRAM = 'tests/go/tlogcheck/main.go';
 let goBinary: string | undefined;
-const hasGo = (() => {
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.warn(
-      'tlog-interop: `go` is not installed: skipping the Go interop tests (apt-get install golang-go golang-golang-x-mod-dev)',
-    );
-    return false;
-  }
-})();
+const hasGo = hasGoTool('tlog-interop');
 const dir = mkdtempSync(join(tmpdir(), 'baas-tlog-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Builds the Go checker once (go run would rebuild per call). */
 async function goChecker(): Promise<string> {
   if (goBinary) return goBinary;
-  const out = join(dir, 'tlogcheck');
-  await run('go', ['build', '-o', out, PROGRAM], { env: GO_ENV, cwd: ROOT });
+  const out = await buildGo(PROGRAM, dir, 'tlogcheck');
   goBinary = out;
   return out;
 }

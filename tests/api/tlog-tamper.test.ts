@@ -17,8 +17,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import type { LedgerTables } from '../../server/ledger/tables';
-import { sha256Hex } from '../../server/ledger/tx';
-import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
+import { forgeRecordTx } from '../support/ledgerTamper';
 
 const root = mkdtempSync(join(tmpdir(), 'baas-tamper-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -59,23 +58,7 @@ async function putAuthor(call: Awaited<ReturnType<typeof start>>['call'], name: 
 }
 
 /** Forges the transaction of block `number`: another digest, every later block and the log re-hashed. */
-async function forge(db: Kysely<any>, number: number) {
-  const ldb = db as Kysely<LedgerTables>;
-  const tx = await ldb
-    .selectFrom('ledger_tx')
-    .selectAll()
-    .where('blockNumber', '=', number)
-    .executeTakeFirstOrThrow();
-  const args = JSON.parse(tx.args) as string[];
-  args[2] = sha256Hex('forged');
-  await ldb
-    .updateTable('ledger_tx')
-    .set({ args: JSON.stringify(args) })
-    .where('txId', '=', tx.txId)
-    .execute();
-  await rehashFrom(db, number);
-  await rebuildTree(db);
-}
+const forge = (db: Kysely<any>, number: number) => forgeRecordTx(db, { blockNumber: number });
 
 const checkpointSizes = async (app: FastifyInstance) =>
   (

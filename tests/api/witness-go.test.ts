@@ -9,7 +9,7 @@
  * `text/x.tlog.size`, body `N\n`; and the witness still holds the first root. Skipped with a message only
  * when `go` is not installed.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,22 +21,12 @@ import { parseVkey } from '../../common/ledger/witness';
 import { buildWitnessApp } from '../../server/witness/app';
 import { loadCosignerKey } from '../../server/witness/key';
 import { WitnessStore } from '../../server/witness/store';
-import { ROOT } from '../support/serverProcess';
+import { buildGo, GO_ENV, hasGo as hasGoTool } from '../support/goTools';
 
 const run = promisify(execFile);
-const GO_ENV = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' };
+
 const ORIGIN = 'witness-client.test/log';
-const hasGo = (() => {
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.warn(
-      'witness-go: `go` is not installed: skipping the Go witness client test (apt-get install golang-go golang-golang-x-mod-dev)',
-    );
-    return false;
-  }
-})();
+const hasGo = hasGoTool('witness-go');
 const dir = mkdtempSync(join(tmpdir(), 'baas-witness-go-'));
 let app: FastifyInstance | undefined;
 let store: WitnessStore | undefined;
@@ -49,11 +39,7 @@ afterAll(async () => {
 describe.skipIf(!hasGo)('a Go tlog-witness client against our witness', () => {
   it('cosigns size N; the same size with another root is 422; a stale old is 409 text/x.tlog.size "N\\n"; it keeps the first root', async () => {
     // Built once: `go run` per call would rebuild it.
-    const bin = join(dir, 'client');
-    await run('go', ['build', '-o', bin, join(ROOT, 'tests/go/witness/client/main.go')], {
-      env: GO_ENV,
-      cwd: ROOT,
-    });
+    const bin = await buildGo('tests/go/witness/client/main.go', dir, 'client');
     const [skey, vkey] = (await run(bin, ['keygen', ORIGIN], { env: GO_ENV })).stdout.trim().split('\n');
     const key = await loadCosignerKey({
       name: 'witness.test/go',

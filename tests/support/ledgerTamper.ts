@@ -7,7 +7,7 @@ import { fromHex, toHex } from '../../common/ledger/hex';
 import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import { merkleRoot } from '../../server/ledger/merkle';
 import type { LedgerTables } from '../../server/ledger/tables';
-import { blockHashHex, txLeafHash } from '../../server/ledger/tx';
+import { blockHashHex, sha256Hex, txLeafHash } from '../../server/ledger/tx';
 
 /** Re-hashes block `from` and every later block of channel 1 from their stored transactions. */
 export async function rehashFrom(db: Kysely<any>, from: number): Promise<void> {
@@ -92,4 +92,31 @@ export async function rebuildTree(db: Kysely<any>): Promise<void> {
       .where('blockNumber', '=', number)
       .execute();
   }
+}
+
+/**
+ * The attacker's forgery: the put transaction of block `blockNumber` (or the transaction `txId`) of
+ * channel 1 gets another record digest (`args[2]`), then every later block and the Merkle log are
+ * re-hashed consistently, so only the signed checkpoints and the witnesses can tell.
+ */
+export async function forgeRecordTx(
+  db: Kysely<any>,
+  at: { blockNumber: number } | { txId: string },
+): Promise<void> {
+  const ldb = db as Kysely<LedgerTables>;
+  const q = ldb.selectFrom('ledger_tx').selectAll();
+  const tx = await (
+    'txId' in at
+      ? q.where('txId', '=', at.txId)
+      : q.where('channelId', '=', 1).where('blockNumber', '=', at.blockNumber)
+  ).executeTakeFirstOrThrow();
+  const args = JSON.parse(tx.args) as string[];
+  args[2] = sha256Hex('forged');
+  await ldb
+    .updateTable('ledger_tx')
+    .set({ args: JSON.stringify(args) })
+    .where('txId', '=', tx.txId)
+    .execute();
+  await rehashFrom(db, Number(tx.blockNumber));
+  await rebuildTree(db);
 }

@@ -7,19 +7,11 @@
  */
 import { Alert, AlertTitle, Box, Stack } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import type { LedgerAlarm } from '../../../common/ledger/types';
 import { useBaas } from './common';
 
-/** A ledger alarm as `GET /baas-api/chains` answers it (sizes are entries of the channel's log). */
-export interface LedgerAlarmRow {
-  channel: string;
-  origin: string;
-  kind: 'fork' | 'rollback' | 'key';
-  reason: string;
-  signed: { size: number; rootHash: string };
-  head: { size: number; rootHash: string };
-  since: string;
-  witness?: string;
-}
+/** A ledger alarm as `GET /baas-api/chains` answers it (common/ledger/types.ts). */
+export type LedgerAlarmRow = LedgerAlarm;
 
 /** The banners (see the module comment). */
 export function LedgerAlarms() {
