@@ -3,7 +3,8 @@
  * turns the parser's failures on a malformed body into the envelope's 400 (never a 500):
  * busboy (@fastify/busboy) throws plain `Error`s without a code, so they are recognized by their messages
  * ("Multipart: Boundary not found" / "Boundary required" when Content-Type has no `boundary=` parameter,
- * "Unexpected end of multipart data" when the body stops before its closing boundary). The envelope
+ * "Unexpected end of multipart data" when the body stops before its closing boundary, and "Part
+ * terminated early due to unexpected end of multipart data" when it stops inside a part). The envelope
  * plugin maps any such error that a route lets through; a route that knows which part it was reading
  * passes the part's name so the error names it.
  */
@@ -27,7 +28,10 @@ export function multipartError(err: unknown, part = ''): ApiError | undefined {
       'boundary',
       'multipart/form-data needs a boundary parameter (e.g. "multipart/form-data; boundary=x")',
     );
-  if (message === 'Unexpected end of multipart data') {
+  if (
+    message === 'Unexpected end of multipart data' ||
+    message === 'Part terminated early due to unexpected end of multipart data'
+  ) {
     const text = 'the multipart body ends before its closing boundary (truncated upload)';
     if (part) return invalidField(part, 'multipart', text);
     return new ApiError(Codes.INVALID, 400, msg('request.fields'), {

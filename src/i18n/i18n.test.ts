@@ -17,6 +17,11 @@ describe('i18n catalogues', () => {
     expect(Object.keys(fz).filter((k) => !(k in fe))).toEqual([]);
   });
 
+  it('Chinese texts use Chinese punctuation after a Chinese character (no "修改未保存. 放弃修改吗?")', () => {
+    expect(fz['ra.message.unsaved_changes']).toBe('修改未保存。放弃修改吗？');
+    expect(Object.entries(fz).filter(([, v]) => /[\u4e00-\u9fff][.?!,;:](\s|$)/.test(v))).toEqual([]);
+  });
+
   it("includes every key of react-admin's English messages in both languages", () => {
     const ra = Object.keys(flattenMessages(englishMessages));
     expect(ra.length).toBeGreaterThan(150);

@@ -41,13 +41,32 @@ export const raV5Additions = {
   },
 };
 
+/**
+ * Chinese punctuation where ra-language-chinese writes ASCII after a Chinese character ("修改未保存. 放弃
+ * 修改吗?" → "修改未保存。放弃修改吗？"): full stop, question and exclamation marks, comma, colon and
+ * semicolon become their full-width forms (GB/T 15834-2011), the space after them dropped. Deep, over
+ * every string of the catalogue; placeholders (`%{name}`) are left alone.
+ */
+export function chinesePunctuation<T>(value: T): T {
+  if (typeof value === 'string') {
+    const full: Record<string, string> = { '.': '。', '?': '？', '!': '！', ',': '，', ':': '：', ';': '；' };
+    return value.replace(
+      /([\u3400-\u9fff\uff00-\uffef）])([.?!,:;]) ?/g,
+      (_m, c: string, p: string) => c + full[p],
+    ) as T;
+  }
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, chinesePunctuation(v)])) as T;
+  return value;
+}
+
 function withoutV4Only(ra: TranslationMessages['ra']): TranslationMessages['ra'] {
   const { prev: _prev, ...navigation } = ra.navigation;
   return { ...ra, navigation: navigation as TranslationMessages['ra']['navigation'] };
 }
 
 const zh: TranslationMessages = mergeMessages(
-  { ra: withoutV4Only(raChinese.ra) },
+  { ra: chinesePunctuation(withoutV4Only(raChinese.ra)) },
   raV5Additions,
   { baas: baasZh },
   { resources: generatedMessagesZh },

@@ -110,7 +110,7 @@ describe('the audio group in the schema-driven upload input', () => {
     ],
     [
       'zh',
-      'Voice note：song.mp3 不是可接受的文件（audio），未上传',
+      'Voice note：song.mp3 不是可接受的文件（音频），未上传',
       'Voice note：long.mp3 超过 2 MB，未上传',
     ],
   ] as const)

@@ -126,7 +126,10 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
     field.onBlur();
   };
 
-  const types = (spec.formats ?? spec.types).join(' / ');
+  // Formats are file extensions (png, mp3), said as they are; groups are words, in the user's language.
+  const types = (
+    spec.formats ?? spec.types.map((g) => translate(`registry.upload.groups.${g}`, { _: g }))
+  ).join(' / ');
   /** Refuses `file` before sending: a message naming the field, the file and what was wrong. */
   const refuse = (key: 'field_too_large' | 'field_wrong_type', file: File) => {
     const fieldName = String(translateLabel({ label, source, resource }));

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Sends `raw` on a new socket to `port` and resolves with everything the server wrote until it closed. */
-function rawRequest(port: number, raw: string): Promise<string> {
+function rawRequest(port: number, raw: string | Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -136,6 +136,32 @@ describe('malformed multipart on both uploads answers 400, never 500', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.data.errors).toEqual([expect.objectContaining({ field: name, keyword: 'multipart' })]);
+  });
+
+  // Over a real socket, as curl sends it (issue 32): busboy then says "Part terminated early due to
+  // unexpected end of multipart data", which answered 500 on both uploads.
+  it('a body cut inside the part over a real socket → 400 naming the part, on both uploads', async () => {
+    const other = await createTestApp();
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = other.app.server.address() as AddressInfo;
+      for (const url of ['/artmanager/upload', '/baas-api/chaincode/upload']) {
+        const body = Buffer.concat([
+          Buffer.from('--XX\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n'),
+          Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+        ]);
+        const head =
+          `POST ${url} HTTP/1.1\r\nHost: localhost\r\nX-Token: ${other.adminToken}\r\nConnection: close\r\n` +
+          `Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: ${body.length}\r\n\r\n`;
+        const answer = parseRaw(await rawRequest(port, Buffer.concat([Buffer.from(head), body])));
+        expect(answer.status, url).toBe(400);
+        expect(answer.body.data.errors, url).toEqual([
+          expect.objectContaining({ field: 'file', keyword: 'multipart' }),
+        ]);
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('a truncated chaincode upload stores nothing', async () => {
