@@ -5,8 +5,9 @@
  * - `DATABASE_URL`: a `postgres://` URL to use PostgreSQL instead of the embedded SQLite file;
  *   `DATABASE_POOL_MAX` (default twice the cores, at least 4; server/db/connect.ts `defaultPoolMax`): most
  *   connections this process opens to it;
- * - `ADMIN_PASSWORD`, `USER_PASSWORD`: passwords of the seeded accounts `admin` and `user`; when unset,
- *   the first start generates them, stores only their hashes and prints them once;
+ * - `ADMIN_PASSWORD`, `USER_PASSWORD`: passwords of the accounts `admin` and `user` when the first start
+ *   (or a start that finds one missing) creates them, 8 to 256 characters; when unset, generated, stored as
+ *   hashes and printed once. Never applied to an existing account (server/plugins/app/auth.ts);
  * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
  * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
  * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);

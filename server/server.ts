@@ -30,9 +30,14 @@ try {
   exitOnConfigError(err);
 }
 
-await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPassword }, (line) =>
-  console.log(`\n  ${line}\n`),
-);
+try {
+  await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPassword }, (line) =>
+    console.log(`\n  ${line}\n`),
+  );
+} catch (err) {
+  await app.close();
+  exitOnConfigError(err);
+}
 
 if (config.seed)
   await seedIfEmpty(app.db, (m) => app.log.info(m), { onProgress: app.metrics.importProgress });

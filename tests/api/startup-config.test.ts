@@ -98,15 +98,17 @@ describe('ConfigError', () => {
 });
 
 describe.skipIf(!!process.env.TEST_DATABASE_URL)('a refused configuration: one line, exit status 1', () => {
-  it('malformed LEDGER_WITNESSES, LEDGER_ORIGIN, PORT', async () => {
-    const [witnesses, origin, port] = await Promise.all([
+  it('malformed LEDGER_WITNESSES, LEDGER_ORIGIN, PORT; an ADMIN_PASSWORD under 8 characters', async () => {
+    const [witnesses, origin, port, password] = await Promise.all([
       refusedStart({ DATA_DIR: join(work, 'w'), LEDGER_WITNESSES: 'not-a-witness' }),
       refusedStart({ DATA_DIR: join(work, 'o'), LEDGER_ORIGIN: 'Not An Origin!' }),
       refusedStart({ DATA_DIR: join(work, 'p'), PORT: 'eighty' }),
+      refusedStart({ DATA_DIR: join(work, 'a'), ADMIN_PASSWORD: 'x' }),
     ]);
     expectOneLine(witnesses, /LEDGER_WITNESSES entry "not-a-witness"/);
     expectOneLine(origin, /LEDGER_ORIGIN must be a URL-like name/);
     expectOneLine(port, /PORT must be a non-negative integer, got "eighty"/);
+    expectOneLine(password, /ADMIN_PASSWORD: 8 to 256 characters/);
   });
 
   it('a LEDGER_ORIGIN that differs from the stored log origin', async () => {

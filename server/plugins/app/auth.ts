@@ -22,6 +22,8 @@ import { nowText, type Account, type Database, type TokenTable } from '../../db/
 import { apiError } from '../../errors';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 import { TokenCache } from './tokenCache';
+import { ConfigError } from '../../configError';
+import { recordAudit, storedRow } from '../../db/audit';
 
 /** The signed-in account of a request, with the roles its token carries. */
 export interface RequestAccount {
@@ -129,9 +131,18 @@ export async function accountForToken(db: Kysely<Database>, token: string): Prom
   return account;
 }
 
+/** The password rule of schemas/account.schema.json (`password`: 8 to 256 characters). */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
 /**
- * Creates the `admin` and `user` accounts when absent. A password from the environment is used (and
- * re-applied when it changed); otherwise one is generated and printed once through `print`.
+ * First-start bootstrap (issue 32, "bootstrap once"): creates the `admin` and `user` accounts when they
+ * are missing, with the password from the environment (`ADMIN_PASSWORD`, `USER_PASSWORD`) or a generated
+ * one printed once through `print`, each with an audit row whose actor is `system`. An existing account
+ * is never changed: a set variable whose password no longer matches is reported in one line through
+ * `print` (reset it with `npm run admin -- reset-password <user>`, which is audited). A password outside
+ * the account schema's rule (8 to 256 characters) is refused.
+ * @throws ConfigError naming the variable when its password breaks the rule
  */
 export async function ensureAccounts(
   db: Kysely<Database>,
@@ -143,45 +154,53 @@ export async function ensureAccounts(
     { account: 'user', name: 'Operator', roles: ['user'], password: passwords.user },
   ];
   for (const w of wanted) {
+    const variable = `${w.account.toUpperCase()}_PASSWORD`;
+    if (w.password !== undefined && (w.password.length < PASSWORD_MIN || w.password.length > PASSWORD_MAX))
+      throw new ConfigError(
+        `${variable}: ${PASSWORD_MIN} to ${PASSWORD_MAX} characters (schemas/account.schema.json, password), got ${w.password.length}`,
+      );
     const existing = await db
       .selectFrom('accounts')
-      .selectAll()
+      .select(['id', 'passwordHash'])
       .where('username', '=', w.account)
       .executeTakeFirst();
     if (existing) {
-      if (w.password && !(await verifyPassword(w.password, existing.passwordHash))) {
-        const passwordHash = await hashPassword(w.password);
-        // A changed password ends the sessions opened with the old one.
-        await db.transaction().execute(async (trx) => {
-          await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', existing.id).execute();
-          await trx
-            .updateTable('tokens')
-            .set({ revokeTime: nowText() })
-            .where('accountId', '=', existing.id)
-            .where('revokeTime', 'is', null)
-            .execute();
-        });
-      }
+      if (w.password && !(await verifyPassword(w.password, existing.passwordHash)))
+        print(
+          `${variable} is set, but the account "${w.account}" exists: its password is not changed at start (npm run admin -- reset-password ${w.account})`,
+        );
       continue;
     }
     const password = w.password ?? generatePassword();
-    await db
-      .insertInto('accounts')
-      .values({
-        username: w.account,
-        name: w.name,
-        passwordHash: await hashPassword(password),
-        roles: JSON.stringify(w.roles),
-        avatar: null,
-        introduction: w.roles.includes('admin')
-          ? 'Administrator of the registry'
-          : 'Operator of the blockchain section',
-        createTime: nowText(),
-      })
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('accounts')
+        .values({
+          username: w.account,
+          name: w.name,
+          passwordHash: await hashPassword(password),
+          roles: JSON.stringify(w.roles),
+          avatar: null,
+          introduction: w.roles.includes('admin')
+            ? 'Administrator of the registry'
+            : 'Operator of the blockchain section',
+          createTime: nowText(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(
+        trx,
+        {
+          accountId: null,
+          account: 'system',
+          call: `first start: account ${w.account}${w.password ? ` from ${variable}` : ', generated password'}`,
+        },
+        { resource: 'accounts', recordId: row.id, after: await storedRow(trx, 'accounts', row.id) },
+      );
+    });
     if (!w.password)
       print(
-        `Generated password for "${w.account}": ${password}   (shown once; set ${w.account.toUpperCase()}_PASSWORD to choose it)`,
+        `Generated password for "${w.account}": ${password}   (shown once; set ${variable} to choose it)`,
       );
   }
 }
