@@ -16,6 +16,8 @@ import { nowText, type Database } from '../db/database';
 import { auditedUpdate, recordAudit, storedRow, type WriteActor } from '../db/audit';
 import { generatePassword, hashPassword } from '../plugins/app/password';
 import { KNOWN_ROLES } from '../routes/dev-api/user/index';
+import { formatErrors } from '../../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../../kernel/dialect/validators';
 
 /** A refused command (bad argument, unknown account...): its message is for the operator. */
 export class AdminError extends Error {}
@@ -86,6 +88,26 @@ async function updateAccount(
 }
 
 /**
+ * Checks a new account against schemas/account.schema.json (the precompiled body validator the API
+ * uses): username pattern, name width and plain text (no markup, no control characters), password 8 to
+ * 256 characters, 1 to 3 distinct known roles. @throws AdminError naming each field at fault
+ */
+export function checkAccount(account: {
+  username: string;
+  name: string;
+  password: string;
+  roles: string[];
+}): void {
+  const validate = validatorFor('account.create');
+  if (validate({ ...account })) return;
+  throw new AdminError(
+    formatErrors(validate.errors)
+      .map((e) => e.message)
+      .join('; '),
+  );
+}
+
+/**
  * Creates a console account. @param roles known roles (schemas/account.schema.json), at least one
  * @returns its id and the password (generated when none was given: print it once)
  * @throws AdminError for a malformed or taken username, an unknown role, a password under 8 characters
@@ -102,7 +124,8 @@ export async function createUser(
       `roles: one or more of ${KNOWN_ROLES.join(', ')}${unknown.length ? ` (not ${unknown.join(', ')})` : ''}`,
     );
   const password = opts.password ?? generatePassword();
-  if (password.length < 8) throw new AdminError('password: at least 8 characters');
+  // The account schema's own rules, as the console's create call applies them (one door).
+  checkAccount({ username: opts.username, name: opts.name ?? opts.username, password, roles: opts.roles });
   const passwordHash = await hashPassword(password);
   const id = await db.transaction().execute(async (trx) => {
     const taken = await trx
@@ -143,7 +166,10 @@ export async function resetPassword(
   username: string,
   password = generatePassword(),
 ): Promise<{ password: string; sessionsEnded: number }> {
-  if (password.length < 8) throw new AdminError('password: at least 8 characters');
+  if (password.length < 8 || password.length > 256)
+    throw new AdminError(
+      `password: 8 to 256 characters (schemas/account.schema.json), got ${password.length}`,
+    );
   const id = await accountId(db, username);
   const sessionsEnded = await updateAccount(
     db,

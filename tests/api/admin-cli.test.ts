@@ -57,6 +57,26 @@ describe('npm run admin', () => {
     expect(await auditRows('create-user')).toHaveLength(1);
   });
 
+  it("create-user and reset-password apply the account schema's rules, as the console's create call does (issue 32)", async () => {
+    const count = (await listUsers(t.app.db)).length;
+    const refused: [Parameters<typeof createUser>[1], RegExp][] = [
+      [{ username: 'empty.name', name: '', roles: ['user'] }, /^name: /],
+      [{ username: 'wide.name', name: 'W'.repeat(100), roles: ['user'] }, /^name: must be at most 40 wide/],
+      [{ username: 'markup.name', name: '<b>bold</b>', roles: ['user'] }, /^name: /],
+      [{ username: 'esc.name', name: 'a\u001b[31mred', roles: ['user'] }, /^name: /],
+      [{ username: 'dup.roles', roles: ['admin', 'admin', 'user', 'user'] }, /^roles: /],
+      [{ username: 'long.pass', roles: ['user'], password: 'p'.repeat(300) }, /^password: /],
+    ];
+    for (const [opts, why] of refused) {
+      const err = await createUser(t.app.db, opts).catch((e: unknown) => e);
+      expect(err, opts.username).toBeInstanceOf(AdminError);
+      expect((err as Error).message, opts.username).toMatch(why);
+    }
+    expect(await listUsers(t.app.db)).toHaveLength(count);
+    expect(await auditRows('create-user')).toHaveLength(1);
+    await expect(resetPassword(t.app.db, 'user', 'p'.repeat(300))).rejects.toThrow(/^password: 8 to 256/);
+  });
+
   it('reset-password and disable-user end the sessions; a disabled account cannot sign in until reset', async () => {
     await createUser(t.app.db, { username: 'ops.bob', roles: ['user'], password: 'first-password' });
     const session = (await login('ops.bob', 'first-password')).body.data.token;
