@@ -31,7 +31,7 @@ import { isFinal } from '../dialect/frozen';
 import { readQuery } from '../../server/db/connect';
 import { nowText } from '../../server/db/database';
 import { ApiError, conflict, invalidField, notFound } from '../../server/errors';
-import { recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
+import { ensureBaseRevision, recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
 import { CountCache } from './countCache';
 import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
@@ -432,7 +432,8 @@ export class Repository<R extends object = RecordOut> {
         });
         if (Object.keys(values).length)
           await trx.updateTable(this.model.table).set(values).where('id', '=', id).execute();
-        if (actor)
+        if (actor) {
+          await ensureBaseRevision(trx, this.model.name, id, before, stateOf(this.model));
           await recordAudit(trx, actor, {
             resource: this.model.name,
             recordId: id,
@@ -440,6 +441,7 @@ export class Repository<R extends object = RecordOut> {
             after: await storedRow(trx, this.model.table, id),
             stateColumns: stateOf(this.model),
           });
+        }
         return this.getOne(trx, id);
       });
     } catch (e) {
@@ -513,8 +515,10 @@ export class Repository<R extends object = RecordOut> {
         const before = actor ? await Promise.all(ids.map((id) => storedRow(trx, table, id))) : [];
         await trx.deleteFrom(table).where('id', 'in', ids).execute();
         if (actor)
-          for (const [i, id] of ids.entries())
+          for (const [i, id] of ids.entries()) {
+            await ensureBaseRevision(trx, name, id, before[i], stateOf(this.model));
             await recordAudit(trx, actor, { resource: name, recordId: id, before: before[i] });
+          }
         return { ids };
       });
     } catch (e) {

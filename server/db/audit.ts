@@ -104,6 +104,38 @@ export async function recordAudit(
     .execute();
 }
 
+/** The actor of a base revision: the record as it was stored before its first audited write. */
+export const BASE_REVISION_ACTOR: WriteActor = {
+  accountId: null,
+  account: 'system',
+  call: 'base revision: the record as stored before its first audited write (seed, import or an older version)',
+};
+
+/**
+ * History from the first edit (issue 32): when record `recordId` of `resource` has no audit row yet (a
+ * seeded or imported record, or one stored before the audit trail), adds one whose state is the stored
+ * row `row` as it is now, before the first audited write changes it, so that Revert can restore it. Call
+ * it inside the write's transaction, before that write's own audit row. Uses the `audit_log_recordId`
+ * index (migration 20261129T0649).
+ */
+export async function ensureBaseRevision(
+  db: Kysely<any>,
+  resource: string,
+  recordId: number | string,
+  row: Record<string, unknown> | undefined,
+  stateColumns: readonly string[],
+): Promise<void> {
+  if (!row) return;
+  const seen = await db
+    .selectFrom(AUDIT_TABLE)
+    .select('id')
+    .where('recordId', '=', String(recordId))
+    .where('resource', '=', resource)
+    .limit(1)
+    .executeTakeFirst();
+  if (!seen) await recordAudit(db, BASE_REVISION_ACTOR, { resource, recordId, after: row, stateColumns });
+}
+
 /**
  * An audited update of stored row `id` of `table` (its resource in the audit log), inside transaction
  * `trx`: reads the row, runs `change` with it, reads the row again and adds the audit row of the two.

@@ -5,6 +5,7 @@
  * rule it would break: 409 and nothing changed), role gates, and the put-on-chain revision's
  * transaction. Runs on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
  */
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
@@ -152,7 +153,37 @@ describe('revert', () => {
     expect(r.body.data.errors[0]).toMatchObject({ field: 'name', keyword: 'unique' });
     const now = (await t.get(`/medicine-api/smContract/templateInfo?id=${t1.id}`)).body.data;
     expect(now.name).toBe('History unique B');
-    expect((await revisions('contractTemplates', t1.id)).body.data.total).toBe(2);
+    // The seeded template's base revision (issue 32), then its two renames: the refused revert adds none.
+    expect((await revisions('contractTemplates', t1.id)).body.data.total).toBe(3);
+  });
+});
+
+describe('history from the first edit (issue 32)', () => {
+  it('a record stored without an audit row (seed, import) gets a base revision at its first edit; Revert restores it', async () => {
+    const author = await addAuthor(t, 'Seeded Author');
+    const id = await addArtwork(t, author, 'Seeded name');
+    // As the seed and the importer store it: no audit row.
+    await (t.app.db as Kysely<any>)
+      .deleteFrom('audit_log')
+      .where('resource', '=', 'artworks')
+      .where('recordId', '=', String(id))
+      .execute();
+    expect((await revisions('artworks', id)).body.data.total).toBe(0);
+    await editArtwork({ id, artWorkName: 'Edited name' });
+    const list = (await revisions('artworks', id)).body.data.list;
+    expect(list.map((x: { operation: string }) => x.operation)).toEqual(['update', 'create']);
+    expect(list[1]).toMatchObject({ account: 'system', accountId: null });
+    expect(list[1].call).toMatch(/^base revision/);
+    expect(list[0].changes).toContainEqual({
+      field: 'artWorkName',
+      before: 'Seeded name',
+      after: 'Edited name',
+    });
+    expect((await revert('artworks', id, list[1].id)).status).toBe(200);
+    expect((await artwork(id)).artWorkName).toBe('Seeded name');
+    // The base revision is written once: the next edit adds only its own.
+    await editArtwork({ id, artWorkName: 'Third name' });
+    expect((await revisions('artworks', id)).body.data.total).toBe(4);
   });
 });
 

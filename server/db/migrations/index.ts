@@ -34,6 +34,7 @@ import * as m20261126T0900_drop_ledger_witness from './20261126T0900_drop_ledger
 import * as m20261126T0910_pg_change_notify from './20261126T0910_pg_change_notify';
 import * as m20261126T1520_search_gin_pending_limit from './20261126T1520_search_gin_pending_limit';
 import * as m20261127T0100_search_id_buckets from './20261127T0100_search_id_buckets';
+import * as m20261129T0649_storage_audit_log from './20261129T0649_storage_audit_log';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0910_pg_change_notify': m20261126T0910_pg_change_notify,
   '20261126T1520_search_gin_pending_limit': m20261126T1520_search_gin_pending_limit,
   '20261127T0100_search_id_buckets': m20261127T0100_search_id_buckets,
+  '20261129T0649_storage_audit_log': m20261129T0649_storage_audit_log,
 };
