@@ -108,11 +108,7 @@ describe('the audio group in the schema-driven upload input', () => {
       'Voice note: song.mp3 is not an accepted file (audio): not uploaded',
       'Voice note: long.mp3 is larger than 2 MB: not uploaded',
     ],
-    [
-      'zh',
-      'Voice note：song.mp3 不是可接受的文件（音频），未上传',
-      'Voice note：long.mp3 超过 2 MB，未上传',
-    ],
+    ['zh', 'Voice note：song.mp3 不是可接受的文件（音频），未上传', 'Voice note：long.mp3 超过 2 MB，未上传'],
   ] as const)
     it(`refuses before sending, naming the field: not audio by content, or over the limit (${lang})`, async () => {
       const big = new Uint8Array(MB2 + 1);
