@@ -262,20 +262,32 @@ export class CheckpointSigner {
         kind: 'rollback',
         reason: `the log has ${head.size} entries, fewer than the ${last.size} of the last signed checkpoint`,
       });
-    let consistent: boolean;
-    try {
-      const proof = await this.tree.consistencyProof(channelId, head.size, last.size, db);
-      consistent = checkTree(proof, head.size, fromHex(head.rootHash), last.size, fromHex(last.rootHash));
-    } catch {
-      consistent = false;
-    }
-    if (consistent) this.verified.set(channelId, { size: head.size, rootHash: head.rootHash });
+    if (await this.extendsTree(channelId, head, last, db))
+      this.verified.set(channelId, { size: head.size, rootHash: head.rootHash });
     else
       this.raise({
         ...base,
         kind: 'fork',
         reason: `the stored tree of ${head.size} entries does not extend the last signed checkpoint (${last.size} entries, root ${last.rootHash})`,
       });
+  }
+
+  /**
+   * Whether the stored tree `head` extends the tree `old` (size ≤ head's): an RFC 6962 consistency proof
+   * from stored hashes read through `db`, checked against both roots. False when it cannot be made.
+   */
+  private async extendsTree(
+    channelId: number,
+    head: { size: number; rootHash: string },
+    old: { size: number; rootHash: string },
+    db: Kysely<any>,
+  ): Promise<boolean> {
+    try {
+      const proof = await this.tree.consistencyProof(channelId, head.size, old.size, db);
+      return checkTree(proof, head.size, fromHex(head.rootHash), old.size, fromHex(old.rootHash));
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -313,14 +325,7 @@ export class CheckpointSigner {
           kind: 'rollback',
           reason: `the log has ${head.size} entries, fewer than the ${w.size} of the checkpoint witness ${w.witness} cosigned`,
         });
-      let consistent: boolean;
-      try {
-        const proof = await this.tree.consistencyProof(channelId, head.size, w.size, db);
-        consistent = checkTree(proof, head.size, fromHex(head.rootHash), w.size, fromHex(w.rootHash));
-      } catch {
-        consistent = false;
-      }
-      if (!consistent)
+      if (!(await this.extendsTree(channelId, head, w, db)))
         this.raise({
           ...base,
           kind: 'fork',
