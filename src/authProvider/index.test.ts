@@ -34,28 +34,6 @@ function fake(routes: Record<string, unknown | ((o: HttpOptions) => unknown)>) {
 const adminInfo = { roles: ['admin'], name: 'Administrator', account: 'admin', avatar: null };
 
 describe('authProvider', () => {
-  it("a cookie swapped by another tab whose session already ended keeps this tab's roles (no 404)", async () => {
-    const store = memoryStore('t1');
-    let ended = false;
-    const { client } = fake({
-      '/dev-api/user/info': () =>
-        ended
-          ? new HttpError('token invalid', 200, { code: 2, msg: 'token invalid', data: null })
-          : adminInfo,
-    });
-    const auth = createAuthProvider(client, store);
-    expect(await auth.getPermissions!({})).toEqual(['admin']);
-    // Another tab signed out and in (a new cookie), and that new session ended.
-    store.value = 't2';
-    ended = true;
-    expect(await auth.getPermissions!({})).toEqual(['admin']);
-    expect(await auth.canAccess!({ resource: 'artworks', action: 'list' })).toBe(true);
-    // Any other failure is not hidden; after a logout nothing is kept.
-    await auth.logout!({});
-    store.value = 't3';
-    await expect(auth.getPermissions!({})).rejects.toBeInstanceOf(HttpError);
-  });
-
   it('login trims the username, stores the token and loads the identity', async () => {
     const store = memoryStore();
     const { calls, client } = fake({

@@ -57,38 +57,20 @@ export function createAuthProvider(
   store: TokenStore = cookieTokenStore,
 ): AuthProvider {
   let cache: { token: string; info: Promise<UserInfo> } | undefined;
-  /** The roles of the last session whose info loaded (see `roles`). */
-  let lastRoles: string[] | undefined;
 
   function info(): Promise<UserInfo> {
     const token = store.get();
     if (!token) return Promise.reject(new Error('Not logged in'));
     if (cache?.token !== token) {
-      const p = httpClient<UserInfo>(`/dev-api/user/info?token=${encodeURIComponent(token)}`).then((r) => {
-        lastRoles = r.json.data.roles;
-        return r.json.data;
-      });
+      const p = httpClient<UserInfo>(`/dev-api/user/info?token=${encodeURIComponent(token)}`).then(
+        (r) => r.json.data,
+      );
       cache = { token, info: p };
       p.catch(() => {
         if (cache?.info === p) cache = undefined;
       });
     }
     return cache.info;
-  }
-
-  /**
-   * The session's roles. When the cookie changed under this tab (another tab signed out and in) and
-   * the new session has already ended, the info call fails with the session-ended code: the tab keeps the
-   * roles it had, so its routes stay and the "Confirm logout" dialog (checkError) opens over the page the
-   * operator asked for, as on a real expiry, instead of a 404 (issue 32). The server checks every call.
-   */
-  async function rolesOf(): Promise<string[]> {
-    try {
-      return (await info()).roles;
-    } catch (err) {
-      if (lastRoles && sessionEnded(err)) return lastRoles;
-      throw err;
-    }
   }
 
   return {
@@ -106,7 +88,6 @@ export function createAuthProvider(
     async logout() {
       const token = store.get();
       cache = undefined;
-      lastRoles = undefined;
       if (token) {
         try {
           await httpClient('/dev-api/user/logout', { method: 'POST', body: '{}' });
@@ -142,7 +123,7 @@ export function createAuthProvider(
 
     async getPermissions() {
       if (!store.get()) return [];
-      return rolesOf();
+      return (await info()).roles;
     },
 
     async canAccess({
@@ -155,7 +136,7 @@ export function createAuthProvider(
       record?: Record<string, unknown>;
     }) {
       if (!store.get()) return false;
-      const roles = await rolesOf();
+      const { roles } = await info();
       // The resource table (src/generated/resources.ts) is not part of the login page's chunk.
       const { actionAllowed } = await import('./roles');
       return actionAllowed(roles, resource, action, record);
