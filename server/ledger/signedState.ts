@@ -10,7 +10,8 @@
  * - the database's log must not be smaller (`rollback`: "the log has N entries, the last signed
  *   checkpoint has M");
  * - and must be consistent with it: the RFC 6962 consistency proof from M to N, made from the stored
- *   hashes (`ledger_tree`), checks against the stored head's root and the state's root (`fork`).
+ *   hashes (`ledger_tree`, server/ledger/tree.ts `TreeStore`), checks against the tree hash of the
+ *   stored hashes and the state's root (`fork`).
  *
  * A channel is found by its origin in `ledger_log`. An origin under this database's prefix (stored in
  * `ledger_log`, or `LEDGER_ORIGIN`) that it holds no log of has 0 entries (a rollback); an origin under
@@ -19,8 +20,9 @@
 import type { Kysely } from 'kysely';
 import { fromHex } from '../../common/ledger/hex';
 import { verifyCheckpointNoteByAny } from '../../common/ledger/note';
-import { arrayHashReader, checkTree, proveTree, treeHash, type Hash } from '../../common/ledger/tlog';
+import { checkTree } from '../../common/ledger/tlog';
 import type { LedgerTables } from './tables';
+import { TreeStore } from './tree';
 
 /** One origin's entry of the state file. */
 export interface SignedStateEntry {
@@ -74,23 +76,6 @@ export function parseSignedState(text: string, file: string): Record<string, Sig
   return data as Record<string, SignedStateEntry>;
 }
 
-/** Every stored hash of a channel's log (`ledger_tree`, in block order) and its head. */
-async function storedLog(db: Kysely<any>, channelId: number): Promise<{ hashes: Hash[]; size: number }> {
-  const rows = await (db as Kysely<LedgerTables>)
-    .selectFrom('ledger_tree')
-    .select(['size', 'hashStart', 'hashes'])
-    .where('channelId', '=', channelId)
-    .orderBy('blockNumber')
-    .execute();
-  const hashes: Hash[] = [];
-  for (const r of rows) {
-    if (Number(r.hashStart) !== hashes.length)
-      throw new Error(`the stored log of channel ${channelId} has a gap at hash ${hashes.length}`);
-    for (let i = 0; i < r.hashes.length; i += 64) hashes.push(fromHex(r.hashes.slice(i, i + 64)));
-  }
-  return { hashes, size: rows.length ? Number(rows[rows.length - 1].size) : 0 };
-}
-
 /**
  * Checks each origin of `state` against the database (see the module's comment).
  * @param key the log's public key (key name = each origin); `previous`: keys it replaced (rotation)
@@ -108,6 +93,7 @@ export async function checkSignedState(
     .innerJoin('ledger_channel', 'ledger_channel.id', 'ledger_log.channelId')
     .select(['ledger_log.origin', 'ledger_channel.id', 'ledger_channel.name'])
     .execute();
+  const tree = new TreeStore(db);
   const prefixes = new Set(logs.map((l) => l.origin.slice(0, -l.name.length - 1)));
   if (configuredPrefix) prefixes.add(configuredPrefix);
   const out: SignedStateCheck[] = [];
@@ -141,7 +127,7 @@ export async function checkSignedState(
       });
       continue;
     }
-    const { hashes, size } = log ? await storedLog(db, log.id) : { hashes: [], size: 0 };
+    const size = log ? ((await tree.head(log.id))?.size ?? 0) : 0;
     const at = { ...base, logSize: size };
     if (size < e.size) {
       out.push({
@@ -154,9 +140,12 @@ export async function checkSignedState(
     }
     let consistent = false;
     try {
-      const read = arrayHashReader(hashes);
-      const proof = proveTree(size, e.size, read);
-      consistent = checkTree(proof, size, treeHash(size, read), e.size, fromHex(e.rootHash));
+      // From the stored hashes, O(log n) of them (the signer's own reads): the head's root is their tree
+      // hash, not the stored root, which a forger may have written apart.
+      if (!log) throw new Error('no log');
+      const proof = await tree.consistencyProof(log.id, size, e.size, db);
+      const root = await tree.treeHashAt(log.id, size, db);
+      consistent = checkTree(proof, size, fromHex(root), e.size, fromHex(e.rootHash));
     } catch {
       consistent = false;
     }
