@@ -162,11 +162,10 @@ export default fp(
       registers: [registry],
       collect() {
         this.reset();
+        // The memory keeps one checkpoint per witness and origin, the largest (witnessMemory.ts `remember`).
         for (const w of app.witnessMemory.witnesses)
-          for (const origin of new Set(app.witnessMemory.checkpointsOf(w.vkey.name).map((c) => c.origin))) {
-            const top = app.witnessMemory.checkpointsOf(w.vkey.name).find((c) => c.origin === origin);
-            if (top) this.set({ witness: w.vkey.name, origin }, top.size);
-          }
+          for (const c of app.witnessMemory.checkpointsOf(w.vkey.name))
+            this.set({ witness: c.witness, origin: c.origin }, c.size);
       },
     });
     new Gauge({
