@@ -2274,9 +2274,9 @@ const schema88 = {"$id":"artwork","type":"object","definitions":{"shortText":{"t
 const schema89 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema90 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema96 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const func36 = Object.prototype.hasOwnProperty;
-const func66 = keywordRules.notFuture;
-const func75 = keywordRules.ordered;
+const func15 = Object.prototype.hasOwnProperty;
+const func67 = keywordRules.notFuture;
+const func76 = keywordRules.ordered;
 const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2358,7 +2358,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema88.properties, key0))){
+if(!(func15.call(schema88.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2927,7 +2927,7 @@ errors++;
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func36.call(schema88.properties.baseInfo.properties, key1))){
+if(!(func15.call(schema88.properties.baseInfo.properties, key1))){
 const err52 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
@@ -3187,7 +3187,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure26 = func66(true, data23);
+const failure26 = func67(true, data23);
 if(failure26 !== null){
 const err74 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
@@ -3223,7 +3223,7 @@ vErrors.push(err76);
 }
 errors++;
 }
-const failure27 = func66(true, data24);
+const failure27 = func67(true, data24);
 if(failure27 !== null){
 const err77 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -3355,7 +3355,7 @@ errors++;
 }
 }
 }
-const failure32 = func75([["startYear","endYear"]], data16);
+const failure32 = func76([["startYear","endYear"]], data16);
 if(failure32 !== null){
 const property0 = failure32.property;
 const err88 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
@@ -3451,7 +3451,7 @@ vErrors.push(err95);
 }
 errors++;
 }
-const failure34 = func66(true, data30);
+const failure34 = func67(true, data30);
 if(failure34 !== null){
 const err96 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure34.params,message:failure34.message};
 if(vErrors === null){
@@ -4434,7 +4434,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema101.properties, key0))){
+if(!(func15.call(schema101.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4822,7 +4822,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema102.properties, key0))){
+if(!(func15.call(schema102.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5272,7 +5272,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema103.properties, key0))){
+if(!(func15.call(schema103.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5574,7 +5574,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema104.properties, key0))){
+if(!(func15.call(schema104.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5917,7 +5917,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema105.properties, key0))){
+if(!(func15.call(schema105.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6288,7 +6288,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema106.properties, key0))){
+if(!(func15.call(schema106.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7401,7 +7401,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema109.properties, key0))){
+if(!(func15.call(schema109.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9155,7 +9155,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema115.properties, key0))){
+if(!(func15.call(schema115.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -11045,8 +11045,8 @@ return errors === 0;
 
 export const company = validate80;
 const schema121 = {"$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
-const func302 = keywordRules.uscc;
-const func347 = keywordRules.distinct;
+const func303 = keywordRules.uscc;
+const func348 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -11146,7 +11146,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema121.properties, key0))){
+if(!(func15.call(schema121.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -11241,7 +11241,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure3 = func302(true, data2);
+const failure3 = func303(true, data2);
 if(failure3 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -12311,7 +12311,7 @@ vErrors.push(err106);
 errors++;
 }
 }
-const failure37 = func347([["adminAccount","backupAdminAccount"]], data);
+const failure37 = func348([["adminAccount","backupAdminAccount"]], data);
 if(failure37 !== null){
 const property0 = failure37.property;
 const err107 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure37.params,message:failure37.message};
@@ -13778,7 +13778,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema129.properties, key0))){
+if(!(func15.call(schema129.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -14536,7 +14536,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema127.properties, key0))){
+if(!(func15.call(schema127.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -15412,7 +15412,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema136.properties, key0))){
+if(!(func15.call(schema136.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -15858,7 +15858,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema137.properties, key0))){
+if(!(func15.call(schema137.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16186,7 +16186,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema138.properties, key0))){
+if(!(func15.call(schema138.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16539,7 +16539,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema139.properties, key0))){
+if(!(func15.call(schema139.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -17454,7 +17454,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema142.properties, key0))){
+if(!(func15.call(schema142.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];

@@ -1115,7 +1115,8 @@ return errors === 0;
 }
 
 export const account_update = validate12;
-const schema13 = {"$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
+const schema13 = {"$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const func30 = Object.prototype.hasOwnProperty;
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.update" */;
@@ -1133,7 +1134,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "username")) || (key0 === "name")) || (key0 === "password")) || (key0 === "roles")) || (key0 === "introduction")) || (key0 === "avatar")) || (key0 === "createTime"))){
+if(!(func30.call(schema13.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1637,14 +1638,76 @@ vErrors.push(err31);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data9 = data.revision;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+let dataType7 = typeof data9;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data9 === null
+              || (dataType7 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
+coerced7 = +data9;
 }
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data9 = coerced7;
+if(data !== undefined){
+data["revision"] = coerced7;
+}
+}
+}
+const failure10 = func2(true, data9);
+if(failure10 !== null){
+const err33 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 2147483647 || isNaN(data9)){
+const err34 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data9 < 1 || isNaN(data9)){
+const err35 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -2806,7 +2869,7 @@ return errors === 0;
 }
 
 export const archivedRecord_update = validate17;
-const schema18 = {"$id":"archivedRecord.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"resource":false,"recordId":false,"title":false,"record":false,"archivedBy":false,"archiveTime":false},"additionalProperties":false,"required":["id"]};
+const schema18 = {"$id":"archivedRecord.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"resource":false,"recordId":false,"title":false,"record":false,"archivedBy":false,"archiveTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"additionalProperties":false,"required":["id"]};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.update" */;
@@ -2824,7 +2887,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+if(!((((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime")) || (key0 === "revision"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2957,14 +3020,76 @@ vErrors.push(err11);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data7 = data.revision;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType1 = typeof data7;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data7 === null
+              || (dataType1 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced1 = +data7;
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data7 = coerced1;
+if(data !== undefined){
+data["revision"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data7);
+if(failure1 !== null){
+const err13 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err14 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -4167,7 +4292,7 @@ return errors === 0;
 }
 
 export const artCategory_update = validate22;
-const schema23 = {"$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
+const schema23 = {"$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
@@ -4185,7 +4310,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "id") || (key0 === "name")) || (key0 === "count"))){
+if(!((((key0 === "id") || (key0 === "name")) || (key0 === "count")) || (key0 === "revision"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4344,14 +4469,76 @@ vErrors.push(err11);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data3 = data.revision;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+let dataType2 = typeof data3;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data3 === null
+              || (dataType2 === "string" && data3 && data3 == +data3 && !(data3 % 1))){
+coerced2 = +data3;
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data3 = coerced2;
+if(data !== undefined){
+data["revision"] = coerced2;
+}
+}
+}
+const failure4 = func2(true, data3);
+if(failure4 !== null){
+const err13 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err14 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err15 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -5110,9 +5297,8 @@ const schema26 = {"$id":"artwork","type":"object","definitions":{"shortText":{"t
 const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema34 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const func100 = Object.prototype.hasOwnProperty;
-const func141 = keywordRules.notFuture;
-const func151 = keywordRules.ordered;
+const func145 = keywordRules.notFuture;
+const func155 = keywordRules.ordered;
 const pattern6 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5194,7 +5380,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema26.properties, key0))){
+if(!(func30.call(schema26.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -6102,7 +6288,7 @@ errors++;
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func100.call(schema26.properties.baseInfo.properties, key1))){
+if(!(func30.call(schema26.properties.baseInfo.properties, key1))){
 const err58 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err58];
@@ -6518,7 +6704,7 @@ vErrors.push(err80);
 }
 errors++;
 }
-const failure33 = func141(true, data23);
+const failure33 = func145(true, data23);
 if(failure33 !== null){
 const err81 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -6584,7 +6770,7 @@ vErrors.push(err84);
 }
 errors++;
 }
-const failure35 = func141(true, data24);
+const failure35 = func145(true, data24);
 if(failure35 !== null){
 const err85 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -6779,7 +6965,7 @@ errors++;
 }
 }
 }
-const failure40 = func151([["startYear","endYear"]], data16);
+const failure40 = func155([["startYear","endYear"]], data16);
 if(failure40 !== null){
 const property0 = failure40.property;
 const err96 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure40.params,message:failure40.message};
@@ -6926,7 +7112,7 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure43 = func141(true, data30);
+const failure43 = func145(true, data30);
 if(failure43 !== null){
 const err105 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -8396,7 +8582,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema39.properties, key0))){
+if(!(func30.call(schema39.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -9013,7 +9199,7 @@ errors++;
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func100.call(schema39.properties.baseInfo.properties, key1))){
+if(!(func30.call(schema39.properties.baseInfo.properties, key1))){
 const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -9429,7 +9615,7 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure25 = func141(true, data23);
+const failure25 = func145(true, data23);
 if(failure25 !== null){
 const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
 if(vErrors === null){
@@ -9495,7 +9681,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure27 = func141(true, data24);
+const failure27 = func145(true, data24);
 if(failure27 !== null){
 const err74 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -9690,7 +9876,7 @@ errors++;
 }
 }
 }
-const failure32 = func151([["startYear","endYear"]], data16);
+const failure32 = func155([["startYear","endYear"]], data16);
 if(failure32 !== null){
 const property0 = failure32.property;
 const err85 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
@@ -9837,7 +10023,7 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure35 = func141(true, data30);
+const failure35 = func145(true, data30);
 if(failure35 !== null){
 const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -11195,7 +11381,7 @@ return errors === 0;
 }
 
 export const artwork_update = validate27;
-const schema52 = {"$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema52 = {"$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 const schema53 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema54 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema60 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
@@ -11216,7 +11402,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema52.properties, key0))){
+if(!(func30.call(schema52.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -11888,7 +12074,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func100.call(schema52.properties.baseInfo.properties, key1))){
+if(!(func30.call(schema52.properties.baseInfo.properties, key1))){
 const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -12304,7 +12490,7 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure26 = func141(true, data23);
+const failure26 = func145(true, data23);
 if(failure26 !== null){
 const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
@@ -12370,7 +12556,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure28 = func141(true, data24);
+const failure28 = func145(true, data24);
 if(failure28 !== null){
 const err74 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -12565,7 +12751,7 @@ errors++;
 }
 }
 }
-const failure33 = func151([["startYear","endYear"]], data16);
+const failure33 = func155([["startYear","endYear"]], data16);
 if(failure33 !== null){
 const property0 = failure33.property;
 const err85 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
@@ -12714,7 +12900,7 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure36 = func141(true, data30);
+const failure36 = func145(true, data30);
 if(failure36 !== null){
 const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
 if(vErrors === null){
@@ -14067,14 +14253,76 @@ vErrors.push(err173);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data57 = data.revision;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+let dataType40 = typeof data57;
+let coerced40 = undefined;
+if(!(coerced40 !== undefined)){
+if(dataType40 === "boolean" || data57 === null
+              || (dataType40 === "string" && data57 && data57 == +data57 && !(data57 % 1))){
+coerced40 = +data57;
 }
 else {
-const err174 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err174 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err174];
 }
 else {
 vErrors.push(err174);
+}
+errors++;
+}
+}
+if(coerced40 !== undefined){
+data57 = coerced40;
+if(data !== undefined){
+data["revision"] = coerced40;
+}
+}
+}
+const failure63 = func2(true, data57);
+if(failure63 !== null){
+const err175 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure63.params,message:failure63.message};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 2147483647 || isNaN(data57)){
+const err176 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+if(data57 < 1 || isNaN(data57)){
+const err177 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err178 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
 }
 errors++;
 }
@@ -14097,7 +14345,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func100.call(schema65.properties, key0))){
+if(!(func30.call(schema65.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14728,7 +14976,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func100.call(schema66.properties, key0))){
+if(!(func30.call(schema66.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -15430,7 +15678,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema67.properties, key0))){
+if(!(func30.call(schema67.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -15947,7 +16195,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func100.call(schema68.properties, key0))){
+if(!(func30.call(schema68.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16084,7 +16332,7 @@ return errors === 0;
 }
 
 export const auditEntry_update = validate32;
-const schema69 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":["id"],"additionalProperties":false};
+const schema69 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -16102,7 +16350,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema69.properties, key0))){
+if(!(func30.call(schema69.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -16275,14 +16523,76 @@ vErrors.push(err15);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data11 = data.revision;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+let dataType1 = typeof data11;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data11 === null
+              || (dataType1 === "string" && data11 && data11 == +data11 && !(data11 % 1))){
+coerced1 = +data11;
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data11 = coerced1;
+if(data !== undefined){
+data["revision"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data11);
+if(failure1 !== null){
+const err17 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 2147483647 || isNaN(data11)){
+const err18 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data11 < 1 || isNaN(data11)){
+const err19 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -16305,7 +16615,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func100.call(schema70.properties, key0))){
+if(!(func30.call(schema70.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16828,7 +17138,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func100.call(schema71.properties, key0))){
+if(!(func30.call(schema71.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -17388,7 +17698,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema72.properties, key0))){
+if(!(func30.call(schema72.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18286,7 +18596,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema73.properties, key0))){
+if(!(func30.call(schema73.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18798,7 +19108,7 @@ return errors === 0;
 }
 
 export const author_update = validate37;
-const schema74 = {"$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema74 = {"$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -18816,7 +19126,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema74.properties, key0))){
+if(!(func30.call(schema74.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -19366,14 +19676,76 @@ vErrors.push(err37);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data16 = data.revision;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+let dataType7 = typeof data16;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data16 === null
+              || (dataType7 === "string" && data16 && data16 == +data16 && !(data16 % 1))){
+coerced7 = +data16;
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err38 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data16 = coerced7;
+if(data !== undefined){
+data["revision"] = coerced7;
+}
+}
+}
+const failure12 = func2(true, data16);
+if(failure12 !== null){
+const err39 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 2147483647 || isNaN(data16)){
+const err40 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data16 < 1 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -20356,7 +20728,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema77.properties, key0))){
+if(!(func30.call(schema77.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -21050,7 +21422,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema78.properties, key0))){
+if(!(func30.call(schema78.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -21436,7 +21808,7 @@ return errors === 0;
 }
 
 export const bidUser_update = validate42;
-const schema79 = {"$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
+const schema79 = {"$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -21454,7 +21826,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema79.properties, key0))){
+if(!(func30.call(schema79.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -21876,14 +22248,76 @@ vErrors.push(err29);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data12 = data.revision;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+let dataType5 = typeof data12;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data12 === null
+              || (dataType5 === "string" && data12 && data12 == +data12 && !(data12 % 1))){
+coerced5 = +data12;
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data12 = coerced5;
+if(data !== undefined){
+data["revision"] = coerced5;
+}
+}
+}
+const failure9 = func2(true, data12);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 2147483647 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data12 < 1 || isNaN(data12)){
+const err33 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
 }
 errors++;
 }
@@ -23700,7 +24134,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema84.properties, key0))){
+if(!(func30.call(schema84.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -24928,7 +25362,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema87.properties, key0))){
+if(!(func30.call(schema87.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -26022,7 +26456,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema88.properties, key0))){
+if(!(func30.call(schema88.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -26616,7 +27050,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema89.properties, key0))){
+if(!(func30.call(schema89.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -29418,8 +29852,8 @@ return errors === 0;
 
 export const company = validate60;
 const schema97 = {"$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
-const func696 = keywordRules.uscc;
-const func750 = keywordRules.distinct;
+const func704 = keywordRules.uscc;
+const func758 = keywordRules.distinct;
 const pattern46 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern47 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern48 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -29519,7 +29953,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema97.properties, key0))){
+if(!(func30.call(schema97.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -29687,7 +30121,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure4 = func696(true, data2);
+const failure4 = func704(true, data2);
 if(failure4 !== null){
 const err17 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -31311,7 +31745,7 @@ errors++;
 }
 }
 }
-const failure45 = func750([["adminAccount","backupAdminAccount"]], data);
+const failure45 = func758([["adminAccount","backupAdminAccount"]], data);
 if(failure45 !== null){
 const property0 = failure45.property;
 const err115 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure45.params,message:failure45.message};
@@ -31435,7 +31869,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema98.properties, key0))){
+if(!(func30.call(schema98.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -31573,7 +32007,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func696(true, data2);
+const failure3 = func704(true, data2);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -33129,7 +33563,7 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure42 = func750([["adminAccount","backupAdminAccount"]], data);
+const failure42 = func758([["adminAccount","backupAdminAccount"]], data);
 if(failure42 !== null){
 const property0 = failure42.property;
 const err112 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure42.params,message:failure42.message};
@@ -33157,7 +33591,7 @@ return errors === 0;
 }
 
 export const company_update = validate62;
-const schema99 = {"$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema99 = {"$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -33175,7 +33609,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema99.properties, key0))){
+if(!(func30.call(schema99.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -33365,7 +33799,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func696(true, data2);
+const failure4 = func704(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -34933,10 +35367,18 @@ vErrors.push(err108);
 }
 errors++;
 }
-const failure43 = func750([["adminAccount","backupAdminAccount"]], data);
-if(failure43 !== null){
-const property0 = failure43.property;
-const err109 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure43.params,message:failure43.message};
+if(data.revision !== undefined){
+let data30 = data.revision;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+let dataType27 = typeof data30;
+let coerced27 = undefined;
+if(!(coerced27 !== undefined)){
+if(dataType27 === "boolean" || data30 === null
+              || (dataType27 === "string" && data30 && data30 == +data30 && !(data30 % 1))){
+coerced27 = +data30;
+}
+else {
+const err109 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -34946,13 +35388,67 @@ vErrors.push(err109);
 errors++;
 }
 }
-else {
-const err110 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(coerced27 !== undefined){
+data30 = coerced27;
+if(data !== undefined){
+data["revision"] = coerced27;
+}
+}
+}
+const failure43 = func2(true, data30);
+if(failure43 !== null){
+const err110 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err110];
 }
 else {
 vErrors.push(err110);
+}
+errors++;
+}
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 2147483647 || isNaN(data30)){
+const err111 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if(data30 < 1 || isNaN(data30)){
+const err112 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+const failure44 = func758([["adminAccount","backupAdminAccount"]], data);
+if(failure44 !== null){
+const property0 = failure44.property;
+const err113 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure44.params,message:failure44.message};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
 }
 errors++;
 }
@@ -36463,7 +36959,7 @@ return errors === 0;
 }
 
 export const contract_update = validate67;
-const schema104 = {"$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema104 = {"$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.update" */;
@@ -36481,7 +36977,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+if(!((((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime")) || (key0 === "revision"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -36766,14 +37262,76 @@ vErrors.push(err19);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data7 = data.revision;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType4 = typeof data7;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 === "boolean" || data7 === null
+              || (dataType4 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced4 = +data7;
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data7 = coerced4;
+if(data !== undefined){
+data["revision"] = coerced4;
+}
+}
+}
+const failure5 = func2(true, data7);
+if(failure5 !== null){
+const err21 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
@@ -37790,7 +38348,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema109.properties, key0))){
+if(!(func30.call(schema109.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -38913,7 +39471,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema107.properties, key0))){
+if(!(func30.call(schema107.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -39404,7 +39962,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema116.properties, key0))){
+if(!(func30.call(schema116.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -40527,7 +41085,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema114.properties, key0))){
+if(!(func30.call(schema114.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -40889,7 +41447,7 @@ return errors === 0;
 }
 
 export const contractTemplate_update = validate80;
-const schema121 = {"$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema121 = {"$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 const schema122 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
 const schema123 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
 const schema124 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
@@ -40920,7 +41478,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema123.properties, key0))){
+if(!(func30.call(schema123.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -42017,7 +42575,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema121.properties, key0))){
+if(!(func30.call(schema121.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -42419,14 +42977,76 @@ vErrors.push(err25);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data9 = data.revision;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+let dataType6 = typeof data9;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data9 === null
+              || (dataType6 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
+coerced6 = +data9;
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err26 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data9 = coerced6;
+if(data !== undefined){
+data["revision"] = coerced6;
+}
+}
+}
+const failure9 = func2(true, data9);
+if(failure9 !== null){
+const err27 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 2147483647 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data9 < 1 || isNaN(data9)){
+const err29 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
 }
 errors++;
 }
@@ -43331,7 +43951,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema130.properties, key0))){
+if(!(func30.call(schema130.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -44074,7 +44694,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema131.properties, key0))){
+if(!(func30.call(schema131.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -44433,7 +45053,7 @@ return errors === 0;
 }
 
 export const notification_update = validate89;
-const schema132 = {"$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema132 = {"$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.update" */;
@@ -44451,7 +45071,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema132.properties, key0))){
+if(!(func30.call(schema132.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -44848,14 +45468,76 @@ vErrors.push(err28);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data13 = data.revision;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+let dataType5 = typeof data13;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data13 === null
+              || (dataType5 === "string" && data13 && data13 == +data13 && !(data13 % 1))){
+coerced5 = +data13;
 }
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err29 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data13 = coerced5;
+if(data !== undefined){
+data["revision"] = coerced5;
+}
+}
+}
+const failure7 = func2(true, data13);
+if(failure7 !== null){
+const err30 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 2147483647 || isNaN(data13)){
+const err31 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err32 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -44878,7 +45560,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func100.call(schema133.properties, key0))){
+if(!(func30.call(schema133.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -45404,7 +46086,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func100.call(schema134.properties, key0))){
+if(!(func30.call(schema134.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -45964,7 +46646,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema135.properties, key0))){
+if(!(func30.call(schema135.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -46543,7 +47225,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema136.properties, key0))){
+if(!(func30.call(schema136.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -46852,7 +47534,7 @@ return errors === 0;
 }
 
 export const platformUser_update = validate94;
-const schema137 = {"$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema137 = {"$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
@@ -46870,7 +47552,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema137.properties, key0))){
+if(!(func30.call(schema137.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -47215,14 +47897,76 @@ vErrors.push(err24);
 }
 errors++;
 }
+if(data.revision !== undefined){
+let data10 = data.revision;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+let dataType4 = typeof data10;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 === "boolean" || data10 === null
+              || (dataType4 === "string" && data10 && data10 == +data10 && !(data10 % 1))){
+coerced4 = +data10;
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err25 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data10 = coerced4;
+if(data !== undefined){
+data["revision"] = coerced4;
+}
+}
+}
+const failure8 = func2(true, data10);
+if(failure8 !== null){
+const err26 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 2147483647 || isNaN(data10)){
+const err27 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data10 < 1 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -48065,7 +48809,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema140.properties, key0))){
+if(!(func30.call(schema140.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -48796,7 +49540,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema141.properties, key0))){
+if(!(func30.call(schema141.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -49457,7 +50201,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema142.properties, key0))){
+if(!(func30.call(schema142.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];

@@ -61,6 +61,8 @@ export const serverMessagesEn = {
     'Cannot delete %{records}: refused while the %{label} has %{referrerResources}; delete or reassign their %{referrerResources} first',
   'record.deleteReferencedMeanwhile':
     'Refused: another record still references this one (added meanwhile); delete or reassign it first',
+  'record.stale':
+    '%{label} %{id} was changed by %{actor} since you loaded it (revision %{revision}; yours is %{yours}): review the changes and save again',
   // The pigeonhole (archive and restore)
   'pigeonhole.referenced':
     'Cannot archive %{label} %{id}: %{count} %{referrer} still refer to it; archive or reassign them first',

@@ -43,6 +43,8 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',
   'record.deleteReferencedMeanwhile': '已拒绝：有其他记录（刚刚添加）仍引用此记录；请先删除或重新分配',
+  'record.stale':
+    '%{label} %{id} 在您打开后已被 %{actor} 修改（当前版本 %{revision}，您的版本 %{yours}）：请核对修改后再保存',
   'pigeonhole.referenced': '无法归档%{label} %{id}：仍有 %{count} 个%{referrer}引用它；请先归档或重新分配',
   'pigeonhole.restoreReference':
     '无法恢复%{label} %{id}：它引用的%{field}（%{ref}）已不存在；请先恢复或重新创建',

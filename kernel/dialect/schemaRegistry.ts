@@ -10,7 +10,8 @@
  * Variants (each validated under `$id` `<schemaId>.<kind>`):
  * - `create`: the resource schema with its `readOnly` properties refused (`false` schemas); `required` as written.
  * - `update`: the same without `required` and without any `default` (at every depth), plus a required
- *   integer `id`: a partial update changes exactly the fields it names. (ajv's `useDefaults` would
+ *   integer `id` (and, for a stored resource, an optional `revision`, {@link REVISION}): a partial update
+ *   changes exactly the fields it names. (ajv's `useDefaults` would
  *   otherwise fill every absent field with its default and the update would overwrite stored values.)
  * - `listQuery`: a GET list call's query: page (1-based), pageSize (1..100), q, sort (a sortable field),
  *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`), plus
@@ -21,6 +22,9 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { FieldError } from '../../common/envelope';
 import { schemaList } from '../../common/generated/schemaIndex';
 import { apiPrefixesOf } from '../../common/apiPrefixes';
+import { REVISION, REVISION_SCHEMA } from './revision';
+
+export { REVISION };
 
 /** A verb's endpoint in `x-endpoints`: the HTTP call react-admin's verb maps to. */
 export interface EndpointSpec {
@@ -315,7 +319,12 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
     return {
       ...base,
       $id,
-      properties: { ...base.properties, id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
+      properties: {
+        ...base.properties,
+        id: { type: 'integer', minimum: 1, maximum: MAX_ID },
+        // A stored resource's update may name the revision it started from (see REVISION).
+        ...(schema['x-storage'] ? { [REVISION]: REVISION_SCHEMA } : {}),
+      },
       required: ['id'],
     };
   }

@@ -3,11 +3,25 @@
  * kernel/dialect/keywords.ts): the table, its columns (every property that is not computed, plus `x-storage.columns`),
  * which hold JSON text (objects and arrays), unique fields (`x-unique`), references (`x-references`),
  * computed counts (`x-count`), display joins (`x-storage.display`), the free-text `q` columns and the
- * search index, and the timestamps. `writeOnly` properties are not stored (the hooks take them). Pure: used by the generic repository (repository.ts), the routes
+ * search index, the timestamps and the kernel's `revision` column ({@link REVISION}). `writeOnly` properties are not stored (the hooks take them). Pure: used by the generic repository (repository.ts), the routes
  * (kernel/server/resources.ts) and the storage codegen (scripts/codegen/storage.ts).
  */
-import { resourceSchemas, type PropertySchema, type ResourceSchema } from '../dialect/schemaRegistry';
+import {
+  REVISION,
+  resourceSchemas,
+  type PropertySchema,
+  type ResourceSchema,
+} from '../dialect/schemaRegistry';
 import { typeNameOf } from '../dialect/typeName';
+
+/**
+ * The kernel's own column of every stored resource: the record's revision, 1 when inserted and one more at
+ * every update of its row, whoever writes it (a trigger the storage codegen adds with the column,
+ * scripts/codegen/storage.ts). An update or delete may name the revision it started from (`If-Match`, or
+ * the body's `revision`): a stale one is refused with the current record (repository.ts). No schema may
+ * declare a property or column of this name (scripts/codegen/dialectRules.ts).
+ */
+export { REVISION };
 
 /** SQL column types the kernel uses (portable between SQLite and PostgreSQL). */
 export type ColumnType = 'integer' | 'text' | 'real';
@@ -223,6 +237,7 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
       ...(own?.references ? { references: own.references } : {}),
     };
   }
+  columns[REVISION] = { type: 'integer', notNull: true, default: 1 };
   const display: DisplayModel[] = Object.entries<{ reference: string; field: string }>(
     storage.display ?? {},
   ).map(([name, d]) => {

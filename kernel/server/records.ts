@@ -1,14 +1,14 @@
 /**
  * Between the API's records and the stored rows of a resource (model.ts), both ways:
  * - `recordBuilder(model)`: a stored row → the API record (JSON columns parsed, booleans as true/false,
- *   optional properties left out when absent, counts as numbers, display fields);
+ *   optional properties left out when absent, counts as numbers, display fields, the kernel's `revision`);
  * - `columnValues(model, body)`: the fields a body names → column values (JSON columns as text, booleans
  *   as 1/0, plain text trimmed and NFC);
  * - `filterValue(model, field, value)`: a list filter's value as the column holds it (booleans as 1/0).
  * Pure; used by the generic repository (repository.ts).
  */
 import type { PropertySchema, ResourceSchema } from '../dialect/schemaRegistry';
-import type { ResourceModel } from './model';
+import { REVISION, type ResourceModel } from './model';
 import { deref } from '../dialect/deref';
 
 /** A record as the API answers it. */
@@ -73,6 +73,7 @@ export function recordBuilder(model: ResourceModel): (row: Record<string, unknow
     ...model.stored.map((n) => `${key(n)}: ${value(n)}`),
     ...model.counts.map((c) => `${key(c.name)}: Number(${at(c.name)})`),
     ...model.display.map((d) => `${key(d.name)}: ${at(d.name)} ?? null`),
+    `${key(REVISION)}: Number(${at(REVISION)})`,
   ];
   return new Function('parse', 'bool', `return (row) => ({ ${fields.join(', ')} });`)(
     parseColumn,
@@ -88,7 +89,8 @@ export function columnValues(model: ResourceModel, body: Record<string, unknown>
   const { json, trimmed, nullable, columns, booleans, schema } = model;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
-    if (k === 'id' || !columns[k]) continue;
+    // `revision` names the revision a write started from (repository.ts), never a value to store.
+    if (k === 'id' || k === REVISION || !columns[k]) continue;
     if (json[k] !== undefined) {
       out[k] =
         v === undefined || v === null

@@ -14,6 +14,10 @@
  *   `x-distinct`) on the merged record (stored + patch, 400 naming the field), references (400, keyword
  *   `reference`), values checked by a referenced record's schema (`x-schemaFrom`, schemaFrom.ts), unique fields (409, keyword `unique`), then the resource's hooks, then the write. A
  *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
+ * - Revisions: every record carries `revision` (model.ts `REVISION`), one more at each update of its row.
+ *   An update, or the delete of one record, that names the revision it started from is refused with 409
+ *   and the current record when the record is at another one: no update is lost, and nothing is locked
+ *   between the read and the save (the row is locked only inside the write's transaction).
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`), or is final (`x-frozen`,
  *   409 naming `id`; an update of a final record is 400 naming the body's first field).
@@ -32,6 +36,8 @@ import { readQuery } from '../../server/db/connect';
 import { nowText } from '../../server/db/database';
 import { ApiError, conflict, invalidField, notFound } from '../../server/errors';
 import { ensureBaseRevision, recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
+import { REVISION } from '../dialect/revision';
+import { lockRow, staleRevision } from './revisions';
 import { CountCache } from './countCache';
 import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
@@ -405,13 +411,20 @@ export class Repository<R extends object = RecordOut> {
     }
   }
 
-  /** Updates exactly the fields `body` names besides `id` (validated `<id>.update`); 404 for an unknown id. */
-  async update(db: Db, body: Partial<R> & { id: number }, actor?: WriteActor): Promise<R> {
-    const { id, ...patch } = body as Record<string, unknown> & { id: number };
+  /**
+   * Updates exactly the fields `body` names besides `id` (validated `<id>.update`); 404 for an unknown id.
+   * With `revision` (the revision the caller's copy has: `If-Match` or the body's, {@link REVISION}), a
+   * record at another revision is not changed: 409 with the current record (revisions.ts `staleRevision`).
+   */
+  async update(db: Db, body: Partial<R> & { id: number; revision?: number }, actor?: WriteActor): Promise<R> {
+    const { id, [REVISION]: yours, ...patch } = body as Record<string, unknown> & { id: number };
     const values = this.valuesOf(patch);
     try {
       return await inTransaction(db, async (trx) => {
+        await lockRow(trx, this.dialect, this.model.table, id);
         const current = await this.getRecord(trx, id);
+        if (typeof yours === 'number' && current[REVISION] !== yours)
+          throw await staleRevision(trx, this.model, current, yours);
         const frozen = this.model.schema['x-frozen'];
         if (frozen && isFinal(frozen.when, current))
           throw invalidField(Object.keys(patch)[0] ?? 'id', frozen.keyword, frozen.message);
@@ -451,8 +464,12 @@ export class Repository<R extends object = RecordOut> {
     }
   }
 
-  /** Deletes records, all-or-nothing (see the module doc); audited when `actor` is given. */
-  async deleteMany(db: Db, ids: number[], actor?: WriteActor): Promise<{ ids: number[] }> {
+  /**
+   * Deletes records, all-or-nothing (see the module doc); audited when `actor` is given. With `revision`
+   * (one id only: the revision the caller's copy has), a record at another revision is kept: 409 with the
+   * current record, as {@link update}.
+   */
+  async deleteMany(db: Db, ids: number[], actor?: WriteActor, revision?: number): Promise<{ ids: number[] }> {
     const { table, representation, label, name } = this.model;
     try {
       return await inTransaction(db, async (trx) => {
@@ -463,6 +480,11 @@ export class Repository<R extends object = RecordOut> {
           .execute();
         const missing = ids.filter((id) => !rows.some((r) => r.id === id));
         if (missing.length) throw notFound(schemaLabel(this.model.schemaId), missing.join(', '));
+        if (revision !== undefined && ids.length === 1) {
+          await lockRow(trx, this.dialect, this.model.table, ids[0]);
+          const current = await this.getRecord(trx, ids[0]);
+          if (current[REVISION] !== revision) throw await staleRevision(trx, this.model, current, revision);
+        }
         for (const referrer of this.models.values())
           for (const r of referrer.references) {
             if (r.resource !== name || r.onDelete !== 'restrict') continue;

@@ -12,6 +12,9 @@
  *   fast-json-stringify: the schema's properties (not `writeOnly` ones) plus its display fields, nothing else;
  * - beside the getList call, `GET <its path>/export` streaming every matching record as CSV or XLSX
  *   (exportRoutes.ts);
+ * - revisions (revisions.ts): getOne and update answer the record's `ETag` (`"7"`, its `revision`); an
+ *   update takes `If-Match` or the body's `revision`, one record's delete `If-Match`: stale is 409 with the
+ *   current record;
  * - writes (create, update, delete) audited in their transaction, with the signed-in account and the call
  *   (server/db/audit.ts).
  * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
@@ -28,7 +31,9 @@ import {
   type ResourceSchema,
 } from '../dialect/schemaRegistry';
 import { ok } from '../../server/plugins/app/envelope';
-import { notFound } from '../../server/errors';
+import { invalidField, notFound } from '../../server/errors';
+import { REVISION } from '../dialect/revision';
+import { etagOf, requestedRevision } from './revisions';
 import { schemaLabel } from '../../common/messages/index';
 import { actorOf } from '../../server/db/audit';
 import { deref } from '../dialect/deref';
@@ -51,6 +56,21 @@ declare module 'fastify' {
 type Json = Record<string, unknown>;
 
 const idSchema = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
+
+/**
+ * The `If-Match` request header of an update or delete: the revision the caller's copy has, as the `ETag`
+ * of getOne and update gave it (`"7"`; revisions.ts `requestedRevision`).
+ */
+const IF_MATCH = {
+  type: 'object',
+  properties: {
+    'if-match': {
+      type: 'string',
+      maxLength: 64,
+      description: 'The record revision this write started from, as its ETag gave it ("7"); 409 when stale',
+    },
+  },
+} as const;
 
 /** `{<name>: id}` required, nothing else. */
 const idParams = (name: string) => ({
@@ -82,6 +102,8 @@ function recordSchema(schema: ResourceSchema, model: ResourceModel): Json {
   const properties: Json = {};
   for (const [name, p] of Object.entries(schema.properties))
     if (!p.writeOnly) properties[name] = serialized(p);
+  // The kernel's revision of every stored record (the `ETag` of getOne and update, too).
+  properties[REVISION] = { type: 'integer' };
   for (const d of model.display) {
     const target = resourceSchemas().find((s) => s['x-storage']?.table === d.table);
     const p = target?.properties[d.field];
@@ -125,7 +147,7 @@ export function narrowedUpdate(schema: ResourceSchema, properties: string[]): Js
       ]),
     );
   };
-  const props: Json = { id: update.properties.id };
+  const props: Json = { id: update.properties.id, [REVISION]: update.properties[REVISION] };
   for (const p of properties) {
     if (!update.properties[p] || update.properties[p] === false)
       throw new Error(`${schema.$id}: x-endpoints alias names "${p}", not a writable property`);
@@ -234,13 +256,15 @@ function registerResource<R extends object>(
         url: path,
         onRequest: gate,
         schema: { [part]: idParams(param), response: envelope(record) },
-        handler: async (req) => {
+        handler: async (req, reply) => {
           const record = await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param]);
           // A row outside the caller's read scope is answered as unknown (404), not as forbidden.
           const scope = scopeOf(req, {});
           for (const [k, v] of Object.entries(scope))
             if ((record as Record<string, unknown>)[k] !== v)
               throw notFound(schemaLabel(id), (record as { id?: unknown }).id);
+          const etag = etagOf(record);
+          if (etag) void reply.header('etag', etag);
           return ok(record);
         },
       });
@@ -260,10 +284,17 @@ function registerResource<R extends object>(
         onRequest: gate,
         schema: {
           body: narrow ? narrowedUpdate(schema, narrow) : { $ref: `${id}.update` },
+          headers: IF_MATCH,
           response: envelope(record),
         },
-        handler: async (req) =>
-          ok(await repo.update(db, req.body as Partial<R> & { id: number }, actorOf(req))),
+        handler: async (req, reply) => {
+          const revision = requestedRevision(req.headers['if-match'], req.body);
+          const body = { ...req.body, ...(revision !== undefined ? { [REVISION]: revision } : {}) };
+          const saved = await repo.update(db, body as Partial<R> & { id: number }, actorOf(req));
+          const etag = etagOf(saved);
+          if (etag) void reply.header('etag', etag);
+          return ok(saved);
+        },
       });
     } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {
       const one = verbs.get('delete');
@@ -276,6 +307,7 @@ function registerResource<R extends object>(
         onRequest: gate,
         schema: {
           [part]: deleteBody(one, many),
+          headers: IF_MATCH,
           response: envelope({
             type: 'object',
             properties: { ids: { type: 'array', items: { type: 'integer' } } },
@@ -284,7 +316,12 @@ function registerResource<R extends object>(
         handler: async (req) => {
           const params = method === 'GET' ? req.query : req.body;
           const ids = params[manyName] ?? params[oneName];
-          return ok(await repo.deleteMany(db, Array.isArray(ids) ? ids : [ids], actorOf(req)));
+          const list = Array.isArray(ids) ? ids : [ids];
+          // One record's delete may name the revision it was shown at (If-Match); several ids cannot.
+          const revision = requestedRevision(req.headers['if-match'], undefined);
+          if (revision !== undefined && list.length !== 1)
+            throw invalidField('If-Match', 'maxItems', 'names the revision of one record; send one id');
+          return ok(await repo.deleteMany(db, list, actorOf(req), revision));
         },
       });
     } else {

@@ -18,11 +18,14 @@
  *   objects, lists or computed counts); every property has its `x-i18n` label;
  * - labels: every section tab (`x-ui.section`) is labelled by `x-sections` or by the labelled property of
  *   that name (`main`, the fields without a section, may be), and `x-sections` names only sections in use;
+ * - the kernel's names: no stored resource declares a property or column `revision` (kernel/server/model.ts
+ *   `REVISION`);
  * - icons: `x-resource.icon` is an @mui/icons-material icon (`iconExists`).
  * Each failure is a {@link DialectError} (file, JSON pointer, reason). A rule that throws on a shape it did
  * not expect is reported the same way at the schema's root, never thrown.
  */
 import { typeNameOf } from '../../kernel/dialect/typeName';
+import { REVISION } from '../../kernel/server/model';
 import { pointer, type DialectError } from './metaSchema';
 
 type Json = Record<string, any>;
@@ -276,6 +279,16 @@ class Checker {
     for (const [i, c] of (Array.isArray(st.indexes) ? st.indexes : []).entries())
       if (!columns.has(c)) this.err(pointer('x-storage', 'indexes', i), `"${c}" is no property or column`);
     const hidden: Json = isObj(st.columns) ? st.columns : {};
+    if (Object.hasOwn(props, REVISION))
+      this.err(
+        pointer('properties', REVISION),
+        `"${REVISION}" is the kernel's revision of every stored record; name the property otherwise`,
+      );
+    if (Object.hasOwn(hidden, REVISION))
+      this.err(
+        pointer('x-storage', 'columns', REVISION),
+        `"${REVISION}" is the kernel's revision column; name the column otherwise`,
+      );
     for (const k of Object.keys(isObj(st.timestamps) ? st.timestamps : {}))
       if (!typesOf(props[k] ?? {}).includes('string') && hidden[k]?.type !== 'text')
         this.err(

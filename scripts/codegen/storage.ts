@@ -18,7 +18,7 @@
  *   snapshot. `codegen --check` therefore fails when a schema and the migrations disagree.
  */
 import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
-import { resourceModels, type ColumnModel, type ResourceModel } from '../../kernel/server/model';
+import { REVISION, resourceModels, type ColumnModel, type ResourceModel } from '../../kernel/server/model';
 import { pgSearchBuild, pgSearchDrop } from '../../kernel/server/searchIndex';
 
 type ResourceSchemaLike = Record<string, any>;
@@ -252,6 +252,32 @@ function searchStatements(table: string, before?: SearchSnapshot, after?: Search
   };
 }
 
+/** The PostgreSQL function the revision triggers call (one for every table; made by each migration that needs it). */
+export const REVISION_FUNCTION = 'baas_bump_revision';
+
+/**
+ * The statements keeping `<table>.revision` (kernel/server/model.ts `REVISION`) one more at every update
+ * of a row, whatever writes it: PostgreSQL a BEFORE UPDATE row trigger setting NEW.revision; SQLite, whose
+ * triggers cannot change NEW, an AFTER UPDATE row trigger updating the row's revision again (its WHEN
+ * stops it from firing on its own update, even with `recursive_triggers` on). An update that sets the
+ * revision itself keeps its value on both.
+ */
+export function revisionStatements(table: string) {
+  const trigger = q(`${table}_${REVISION}`);
+  const r = q(REVISION);
+  return {
+    pgUp: [
+      `CREATE OR REPLACE FUNCTION ${REVISION_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.${r} = OLD.${r} THEN NEW.${r} := OLD.${r} + 1; END IF; RETURN NEW; END $$`,
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON ${q(table)} FOR EACH ROW EXECUTE FUNCTION ${REVISION_FUNCTION}()`,
+    ],
+    pgDown: [`DROP TRIGGER IF EXISTS ${trigger} ON ${q(table)}`],
+    liteUp: [
+      `CREATE TRIGGER ${trigger} AFTER UPDATE ON ${q(table)} FOR EACH ROW WHEN NEW.${r} = OLD.${r} BEGIN UPDATE ${q(table)} SET ${r} = OLD.${r} + 1 WHERE rowid = NEW.rowid; END`,
+    ],
+    liteDown: [`DROP TRIGGER IF EXISTS ${trigger}`],
+  };
+}
+
 /** A one-line summary of the steps (for the migration's doc comment and codegen's output). */
 export function describeSteps(steps: Step[]): string[] {
   return steps.map((s) => {
@@ -266,6 +292,15 @@ export function describeSteps(steps: Step[]): string[] {
 export function migrationSource(name: string, steps: Step[]): string {
   const up: string[] = [];
   const down: string[] = [];
+  const run = (statements: string[]) => statements.map((st) => `    await sql.raw(${q(st)}).execute(db);`);
+  const branch = (pg: string[], lite: string[]) =>
+    `  if (pg) {\n${run(pg).join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${run(lite).join('\n') || '    // nothing to do on SQLite'}\n  }`;
+  /** The revision trigger of `table`, after its column is made (and dropped before it). */
+  const revision = (table: string) => {
+    const { pgUp, pgDown, liteUp, liteDown } = revisionStatements(table);
+    up.push(branch(pgUp, liteUp));
+    down.unshift(branch(pgDown, liteDown));
+  };
   for (const s of steps) {
     if (s.kind === 'addTable') {
       up.push(
@@ -278,6 +313,7 @@ export function migrationSource(name: string, steps: Step[]): string {
           `  await db.schema.createIndex(${q(idx)}).on(${q(s.table)}).columns(${JSON.stringify(cols)}).execute();`,
         );
       down.unshift(`  await db.schema.dropTable(${q(s.table)}).ifExists().execute();`);
+      if (s.spec.columns[REVISION]) revision(s.table);
       if (s.spec.search) steps.push({ kind: 'search', table: s.table, after: s.spec.search });
     } else if (s.kind === 'addColumn') {
       up.push(`  await db.schema.alterTable(${q(s.table)})${columnLine(s.column, s.spec, true)}.execute();`);
@@ -288,6 +324,7 @@ export function migrationSource(name: string, steps: Step[]): string {
       down.unshift(`  await db.schema.alterTable(${q(s.table)}).dropColumn(${q(s.column)}).execute();`);
       if (s.spec.unique)
         down.unshift(`  await db.schema.dropIndex(${q(`${s.table}_${s.column}_key`)}).ifExists().execute();`);
+      if (s.column === REVISION) revision(s.table);
     } else if (s.kind === 'addIndex') {
       up.push(
         `  await db.schema.createIndex(${q(s.name)}).on(${q(s.table)}).columns(${JSON.stringify(s.columns)}).execute();`,
@@ -295,10 +332,6 @@ export function migrationSource(name: string, steps: Step[]): string {
       down.unshift(`  await db.schema.dropIndex(${q(s.name)}).ifExists().execute();`);
     } else {
       const { pgUp, pgDown, liteUp, liteDown } = searchStatements(s.table, s.before, s.after);
-      const run = (statements: string[]) =>
-        statements.map((st) => `    await sql.raw(${q(st)}).execute(db);`);
-      const branch = (pg: string[], lite: string[]) =>
-        `  if (pg) {\n${run(pg).join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${run(lite).join('\n') || '    // nothing to do on SQLite'}\n  }`;
       up.push(branch(pgUp, liteUp));
       down.unshift(branch(pgDown, liteDown));
     }
@@ -382,12 +415,12 @@ export interface ResourceTables {
 ${list.map((m) => `  ${m.table}: ${pascal(m.table)}Table;`).join('\n')}
 }
 
-/** The records the API answers, by resource name: the schema's type plus its display fields. */
+/** The records the API answers, by resource name: the schema's type plus its revision and display fields. */
 export interface ResourceRecords {
 ${list
   .map((m) => {
-    const display = m.display.map((d) => `${d.name}: string | null`).join('; ');
-    return `  ${m.name}: ${m.typeName}${display ? ` & { ${display} }` : ''};`;
+    const extra = [`${REVISION}: number`, ...m.display.map((d) => `${d.name}: string | null`)].join('; ');
+    return `  ${m.name}: ${m.typeName} & { ${extra} };`;
   })
   .join('\n')}
 }

@@ -15,6 +15,7 @@
  * Writers: the generic repository (kernel/server/repository.ts) for every schema resource, and the
  * hand-written write routes (`recordAudit` directly).
  */
+import { REVISION } from '../../kernel/dialect/revision';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -60,13 +61,17 @@ export async function storedRow(
     Record<string, unknown> | undefined;
 }
 
-/** The columns whose value differs between two stored rows, sorted; [] unless both rows exist. */
+/**
+ * The columns whose value differs between two stored rows, sorted; [] unless both rows exist. The kernel's
+ * `revision` (kernel/dialect/revision.ts) is no value of the record: never listed.
+ */
 export function changedColumns(
   before: Record<string, unknown> | undefined | null,
   after: Record<string, unknown> | undefined | null,
 ): string[] {
   if (!before || !after) return [];
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete(REVISION);
   return [...keys].filter((k) => canonicalJson(before[k] ?? null) !== canonicalJson(after[k] ?? null)).sort();
 }
 

@@ -28,6 +28,7 @@ export interface AccountsTable {
   avatar: string | null;
   createTime: string;
   passwordHash: string;
+  revision: Generated<number>;
 }
 
 /** Table `archived_records` of the archivedRecords resource (schemas/archivedRecord.schema.json). */
@@ -39,12 +40,14 @@ export interface ArchivedRecordsTable {
   record: JsonText;
   archivedBy: string;
   archiveTime: string;
+  revision: Generated<number>;
 }
 
 /** Table `art_categories` of the artCategories resource (schemas/artCategory.schema.json). */
 export interface ArtCategoriesTable {
   id: Generated<number>;
   name: string;
+  revision: Generated<number>;
 }
 
 /** Table `artworks` of the artworks resource (schemas/artwork.schema.json). */
@@ -74,6 +77,7 @@ export interface ArtworksTable {
   sourceId: string | null;
   updateTime: string;
   sourceDigest: string | null;
+  revision: Generated<number>;
 }
 
 /** Table `audit_log` of the auditEntries resource (schemas/auditEntry.schema.json). */
@@ -89,6 +93,7 @@ export interface AuditLogTable {
   before: string | null;
   after: string | null;
   state: string | null;
+  revision: Generated<number>;
 }
 
 /** Table `authors` of the authors resource (schemas/author.schema.json). */
@@ -109,6 +114,7 @@ export interface AuthorsTable {
   wxCreateTime: string | null;
   sourceId: number | null;
   updateTime: string;
+  revision: Generated<number>;
 }
 
 /** Table `bid_users` of the bidUsers resource (schemas/bidUser.schema.json). */
@@ -126,6 +132,7 @@ export interface BidUsersTable {
   lastLoginTime: string | null;
   mustChangePassword: Generated<number>;
   passwordHash: string | null;
+  revision: Generated<number>;
 }
 
 /** Table `companies` of the companies resource (schemas/company.schema.json). */
@@ -157,6 +164,7 @@ export interface CompaniesTable {
   status: Generated<number>;
   createTime: string;
   updateTime: string;
+  revision: Generated<number>;
 }
 
 /** Table `contract_templates` of the contractTemplates resource (schemas/contractTemplate.schema.json). */
@@ -170,6 +178,7 @@ export interface ContractTemplatesTable {
   status: Generated<number>;
   createTime: string;
   updateTime: string;
+  revision: Generated<number>;
 }
 
 /** Table `contracts` of the contracts resource (schemas/contract.schema.json). */
@@ -181,6 +190,7 @@ export interface ContractsTable {
   status: Generated<string>;
   createTime: string;
   updateTime: string;
+  revision: Generated<number>;
 }
 
 /** Table `notifications` of the notifications resource (schemas/notification.schema.json). */
@@ -198,6 +208,7 @@ export interface NotificationsTable {
   readTime: string | null;
   createTime: string;
   updateTime: string;
+  revision: Generated<number>;
 }
 
 /** Table `platform_users` of the platformUsers resource (schemas/platformUser.schema.json). */
@@ -212,6 +223,7 @@ export interface PlatformUsersTable {
   bidNumber: Generated<number>;
   loginCount: Generated<number>;
   lastLoginTime: string | null;
+  revision: Generated<number>;
 }
 
 /** The resource tables, by table name (merged into server/db/database.ts `Database`). */
@@ -230,18 +242,18 @@ export interface ResourceTables {
   platform_users: PlatformUsersTable;
 }
 
-/** The records the API answers, by resource name: the schema's type plus its display fields. */
+/** The records the API answers, by resource name: the schema's type plus its revision and display fields. */
 export interface ResourceRecords {
-  accounts: Account;
-  archivedRecords: ArchivedRecord;
-  artCategories: ArtCategory;
-  artworks: Artwork & { authorName: string | null };
-  auditEntries: AuditEntry;
-  authors: Author;
-  bidUsers: BidUser;
-  companies: Company;
-  contractTemplates: ContractTemplate;
-  contracts: Contract & { templateName: string | null };
-  notifications: Notification & { companyName: string | null };
-  platformUsers: PlatformUser;
+  accounts: Account & { revision: number };
+  archivedRecords: ArchivedRecord & { revision: number };
+  artCategories: ArtCategory & { revision: number };
+  artworks: Artwork & { revision: number; authorName: string | null };
+  auditEntries: AuditEntry & { revision: number };
+  authors: Author & { revision: number };
+  bidUsers: BidUser & { revision: number };
+  companies: Company & { revision: number };
+  contractTemplates: ContractTemplate & { revision: number };
+  contracts: Contract & { revision: number; templateName: string | null };
+  notifications: Notification & { revision: number; companyName: string | null };
+  platformUsers: PlatformUser & { revision: number };
 }

@@ -35,6 +35,7 @@ import * as m20261126T0910_pg_change_notify from './20261126T0910_pg_change_noti
 import * as m20261126T1520_search_gin_pending_limit from './20261126T1520_search_gin_pending_limit';
 import * as m20261127T0100_search_id_buckets from './20261127T0100_search_id_buckets';
 import * as m20261129T0649_storage_audit_log from './20261129T0649_storage_audit_log';
+import * as m20261129T0841_storage_accounts_archived_records_art_categories_and_9_more from './20261129T0841_storage_accounts_archived_records_art_categories_and_9_more';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -68,4 +69,6 @@ export const migrations: Record<string, Migration> = {
   '20261126T1520_search_gin_pending_limit': m20261126T1520_search_gin_pending_limit,
   '20261127T0100_search_id_buckets': m20261127T0100_search_id_buckets,
   '20261129T0649_storage_audit_log': m20261129T0649_storage_audit_log,
+  '20261129T0841_storage_accounts_archived_records_art_categories_and_9_more':
+    m20261129T0841_storage_accounts_archived_records_art_categories_and_9_more,
 };
