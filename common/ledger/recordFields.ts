@@ -5,8 +5,12 @@
 
 export type RecordKind = 'author' | 'artwork';
 
-/** Chain bookkeeping fields, left out of every record's digest. */
+/**
+ * Chain bookkeeping fields, and the kernel's revision (kernel/dialect/revision.ts: it moves when the
+ * bookkeeping is written), left out of every record's digest.
+ */
 export const BOOKKEEPING_FIELDS = [
+  'revision',
   'isBlock',
   'status',
   'chain',

@@ -45,10 +45,15 @@ export function actorOf(request: FastifyRequest): WriteActor {
   };
 }
 
-/** SHA-256 hex of the canonical JSON of a stored row; null for no row. */
+/**
+ * SHA-256 hex of the canonical JSON of a stored row, without the kernel's `revision` (kernel/dialect/
+ * revision.ts: bookkeeping of the row, not a value of the record; digests of rows stored before it existed
+ * stay valid); null for no row.
+ */
 export function digestOf(row: Record<string, unknown> | undefined | null): string | null {
   if (!row) return null;
-  return createHash('sha256').update(canonicalJson(row)).digest('hex');
+  const { [REVISION]: _revision, ...values } = row;
+  return createHash('sha256').update(canonicalJson(values)).digest('hex');
 }
 
 /** The stored row `id` of `table` (every column), or undefined. */

@@ -15,8 +15,10 @@
  * - getManyReference: `x-endpoints.getManyReference[target]`, the id under its `id` name plus the list
  *   parameters of getList.
  * - create: body = the record's writable fields (schema properties not `readOnly`).
- * - update: body = `{id, ...changed writable fields}` (compared with `previousData`).
- * - delete / deleteMany: body `{[id]: id}` / `{[ids]: [...]}`.
+ * - update: body = `{id, ...changed writable fields}` (compared with `previousData`), and `If-Match` with
+ *   `previousData`'s revision: a record changed since is refused (409 with the current record; the edit
+ *   page shows the conflict, src/schema-ui/conflict.tsx).
+ * - delete / deleteMany: body `{[id]: id}` (with `If-Match` as update) / `{[ids]: [...]}`.
  * - updateMany, and deleteMany without its endpoint: N single calls.
  * - a verb the schema does not declare rejects with an Error naming the resource and the verb.
  *
@@ -56,6 +58,7 @@ import {
   type Verb,
 } from '../../kernel/dialect/schemaRegistry';
 import { deref } from '../../kernel/dialect/deref';
+import { REVISION } from '../../kernel/dialect/revision';
 import { prepareValue, requires } from '../../kernel/dialect/formValues';
 import { httpClient as defaultHttpClient, type HttpClient } from './httpClient';
 export { endpointTable, formatEndpointRow, type EndpointRow } from '../../kernel/dialect/endpointTable';
@@ -198,6 +201,16 @@ export function typedId(schema: ResourceSchema | undefined, id: Identifier): Ide
   return type.includes('integer') || type.includes('number') ? numericId(id) : id;
 }
 
+/**
+ * The `If-Match` header of a write that started from `record`: its revision as an entity tag (`"7"`,
+ * kernel/dialect/revision.ts), so that the server refuses it (409, with the current record) when the
+ * record changed since; none for a record without a revision.
+ */
+export function ifMatch(record: unknown): Record<string, string> | undefined {
+  const r = (record as Params | undefined)?.[REVISION];
+  return typeof r === 'number' ? { 'If-Match': `"${r}"` } : undefined;
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
@@ -217,14 +230,19 @@ export function createDataProvider(
   httpClient: HttpClient = defaultHttpClient,
   apiUrl = '',
 ): BaasDataProvider {
-  async function call<T>(spec: EndpointSpec, params: Params): Promise<T> {
+  async function call<T>(spec: EndpointSpec, params: Params, headers?: Record<string, string>): Promise<T> {
+    const extra = headers && Object.keys(headers).length ? { headers } : {};
     if (spec.method === 'GET') {
-      const { json } = await httpClient<T>(`${apiUrl}${spec.path}${toQuery(params)}`, { method: 'GET' });
+      const { json } = await httpClient<T>(`${apiUrl}${spec.path}${toQuery(params)}`, {
+        method: 'GET',
+        ...extra,
+      });
       return json.data;
     }
     const { json } = await httpClient<T>(`${apiUrl}${spec.path}`, {
       method: 'POST',
       body: JSON.stringify(params),
+      ...extra,
     });
     return json.data;
   }
@@ -295,7 +313,7 @@ export function createDataProvider(
       const changed = prev
         ? Object.fromEntries(Object.entries(data).filter(([k, v]) => !same(v, prev[k])))
         : data;
-      return { data: await call<R>(spec, { ...changed, id: numericId(params.id) }) };
+      return { data: await call<R>(spec, { ...changed, id: numericId(params.id) }, ifMatch(prev)) };
     },
 
     async updateMany(resource: string, params: UpdateManyParams) {
@@ -308,7 +326,7 @@ export function createDataProvider(
 
     async delete<R extends RaRecord>(resource: string, params: DeleteParams<R>) {
       const spec = endpoint(schemaForResource(resource), 'delete');
-      await call(spec, { [spec.id ?? 'id']: numericId(params.id) });
+      await call(spec, { [spec.id ?? 'id']: numericId(params.id) }, ifMatch(params.previousData));
       return { data: (params.previousData ?? { id: params.id }) as R };
     },
 

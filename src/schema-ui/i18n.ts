@@ -1,6 +1,6 @@
 /**
- * Messages of the generic screens' record history (history.tsx) and saved views / column chooser
- * (savedViews.tsx), under `schemaUi`, English and Chinese with the same keys (src/i18n/merge.ts spreads
+ * Messages of the generic screens' record history (history.tsx), saved views / column chooser
+ * (savedViews.tsx) and the edit page's conflict view (conflict.tsx), under `schemaUi`, English and Chinese with the same keys (src/i18n/merge.ts spreads
  * them into the catalogues; its test checks key parity).
  */
 
@@ -38,6 +38,23 @@ const en = {
       delete: 'Delete view',
       columns: 'Columns',
     },
+    conflict: {
+      title: 'Changed by someone else',
+      intro:
+        '%{actor} saved this %{label} after you opened it. Your save was not applied. For each field, keep yours or take theirs, then save.',
+      anotherWriter: 'another writer',
+      field: 'Field',
+      base: 'When you opened it',
+      theirs: 'Theirs (%{actor})',
+      yours: 'Yours',
+      keep: 'Keep',
+      keepMine: 'Mine',
+      keepTheirs: 'Theirs',
+      unchanged: 'unchanged',
+      save: 'Save with these values',
+      cancel: 'Back to the form',
+      same: 'Both made the same change',
+    },
   },
 };
 
@@ -74,6 +91,23 @@ const zh: typeof en = {
       sharedBy: '由 %{account} 共享',
       delete: '删除视图',
       columns: '列',
+    },
+    conflict: {
+      title: '已被他人修改',
+      intro:
+        '%{actor}在您打开此%{label}后保存了修改，您的保存未生效。请逐个字段选择保留您的值或采用对方的值，然后保存。',
+      anotherWriter: '其他写入者',
+      field: '字段',
+      base: '您打开时',
+      theirs: '对方（%{actor}）',
+      yours: '您的',
+      keep: '保留',
+      keepMine: '我的',
+      keepTheirs: '对方的',
+      unchanged: '未修改',
+      save: '按所选值保存',
+      cancel: '返回表单',
+      same: '双方修改相同',
     },
   },
 };

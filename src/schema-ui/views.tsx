@@ -66,6 +66,7 @@ import { ExportMenu } from './exportMenu';
 import { ImportButton } from './importDialog';
 import { isFinal } from '../../kernel/dialect/frozen';
 import { useCreateSuccess } from './createSuccess';
+import { ConflictDialog, ConflictProvider, useConflictOnError } from './conflict';
 import { useRecordQueryOptions } from './recordQuery';
 
 export interface SchemaOverrides {
@@ -439,10 +440,11 @@ function sectionContent(
 /** The form's reset options (see `SchemaForm`); one object, so react-admin's reset effect does not rerun. */
 const KEEP_DIRTY_VALUES = { keepDirtyValues: true } as const;
 
-function FormToolbar({ canDelete }: { canDelete: boolean }) {
+function FormToolbar({ canDelete, resource }: { canDelete: boolean; resource: string }) {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <CleanAfterSave />
+      <ConflictDialog resource={resource} />
       <SaveButton />
       {canDelete && <DeleteWithConfirm />}
     </Toolbar>
@@ -476,7 +478,7 @@ function SchemaForm({
       tabs={<TabbedFormTabs sx={WRAPPING_TABS} />}
       validate={schemaValidator(schema, mode)}
       defaultValues={defaultValues}
-      toolbar={<FormToolbar canDelete={mode === 'update' && can.delete} />}
+      toolbar={<FormToolbar canDelete={mode === 'update' && can.delete} resource={resource} />}
       mode="onBlur"
       reValidateMode="onChange"
       // A kept page (src/layout/keepAlive.tsx) runs its effects again when shown, and react-admin's form
@@ -488,16 +490,22 @@ function SchemaForm({
   );
 }
 
-/** The generic edit page (pessimistic: the server's verdict, field errors included, is awaited). */
+/**
+ * The generic edit page (pessimistic: the server's verdict, field errors included, is awaited); a save
+ * over a record changed since it was opened gets the conflict view (conflict.tsx).
+ */
 export function SchemaEdit({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
   const queryOptions = useRecordQueryOptions(resource);
+  // A save refused because the record changed since (409) opens the conflict view (conflict.tsx).
+  const { onError, state } = useConflictOnError(resource);
   return (
     <Edit
       resource={resource}
       queryOptions={queryOptions}
       title={<RecordTitle />}
       mutationMode="pessimistic"
+      mutationOptions={{ onError }}
       redirect="show"
       actions={
         <TopToolbar>
@@ -507,7 +515,9 @@ export function SchemaEdit({ resource, overrides }: { resource: string; override
       }
     >
       {schema['x-resource']?.twoStep && <TwoStepHeader active={1} />}
-      <SchemaForm schema={schema} resource={resource} mode="update" overrides={overrides} />
+      <ConflictProvider value={state}>
+        <SchemaForm schema={schema} resource={resource} mode="update" overrides={overrides} />
+      </ConflictProvider>
     </Edit>
   );
 }

@@ -222,6 +222,7 @@ describe('updateCompany', () => {
       status: 0,
       contactName: '李雷',
       updateTime: r.body.data.updateTime,
+      revision: before.revision + 1,
     });
     await t.post(`${BASE}/updateCompany`, { id: firstId, status: 1 });
   });

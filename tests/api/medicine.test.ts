@@ -450,6 +450,8 @@ describe('notifications (operator) and messages (company administrators)', () =>
       status: 'read',
       readers: ['a.one', 'b.one'],
       updateTime: all.updateTime,
+      // The second read is one more write of the row.
+      revision: half.revision + 1,
     });
   });
 

@@ -1,0 +1,253 @@
+/**
+ * The edit page's conflict view (issue 32 item 4: no lost update, with no lock). The dataProvider sends
+ * every update with `If-Match`, the revision the form was loaded at (src/dataProvider/index.ts `ifMatch`);
+ * when the record was saved by someone else since, the server refuses it with 409 and the current record
+ * (kernel/server/revisions.ts `staleRevision`: `data.current`, `data.changedBy`). Then:
+ * - {@link useConflictOnError} (the Edit's `mutationOptions.onError`) keeps the three versions: what both
+ *   started from (the save's `previousData`), theirs (the current record) and yours (the save's data). It
+ *   puts theirs into the page's record (react-query's getOne entry): the form, which keeps the fields typed
+ *   in (`resetOptions.keepDirtyValues`), now shows their values everywhere else and saves from their
+ *   revision. Any other error is notified as react-admin does.
+ * - {@link ConflictDialog} (in the form's toolbar) shows, field by field, the value when the form was
+ *   opened, theirs and yours, with a choice per field (yours kept by default where you changed it); "Save"
+ *   puts the chosen values in the form and saves them. Both edits are then in the record's history.
+ */
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControlLabel,
+  Radio,
+  RadioGroup,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useFormContext } from 'react-hook-form';
+import {
+  useLocaleState,
+  useNotify,
+  useSaveContext,
+  useTranslate,
+  type HttpError,
+  type RaRecord,
+} from 'react-admin';
+import { schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { REVISION } from '../../kernel/dialect/revision';
+
+type Values = Record<string, unknown>;
+
+/** The three versions of a refused save. */
+export interface EditConflict {
+  /** The record the form was opened with: what both edits started from. */
+  base: Values;
+  /** The record as stored now (the 409's `data.current`). */
+  theirs: Values;
+  /** The fields this operator saved (the update's data). */
+  yours: Values;
+  /** The account that saved last, or null when unknown. */
+  changedBy: string | null;
+}
+
+interface ConflictState {
+  conflict: EditConflict | null;
+  clear(): void;
+}
+
+const ConflictContext = createContext<ConflictState>({ conflict: null, clear: () => {} });
+
+/** Provides the edit page's conflict (from {@link useConflictOnError}) to the form's {@link ConflictDialog}. */
+export function ConflictProvider({ value, children }: { value: ConflictState; children: ReactNode }) {
+  return <ConflictContext.Provider value={value}>{children}</ConflictContext.Provider>;
+}
+
+/** The body of a 409 for a stale revision, or undefined for any other error. */
+function staleBody(error: unknown): { current: Values; changedBy: string | null } | undefined {
+  const e = error as HttpError | undefined;
+  const data = (e?.body as { data?: Values } | undefined)?.data;
+  if (e?.status !== 409 || !data || data.field !== REVISION) return undefined;
+  const current = data.current as Values | undefined;
+  if (!current || typeof current !== 'object') return undefined;
+  return { current, changedBy: typeof data.changedBy === 'string' ? data.changedBy : null };
+}
+
+/**
+ * The edit page's update error handler and its conflict: a stale revision (409) becomes the conflict view;
+ * anything else is notified as react-admin's default does (no notification for field errors in a
+ * pessimistic save: the form shows them under the fields).
+ */
+export function useConflictOnError(resource: string) {
+  const [conflict, setConflict] = useState<EditConflict | null>(null);
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const onError = useCallback(
+    (error: unknown, variables: { id?: unknown; data?: unknown; previousData?: unknown } = {}) => {
+      const stale = staleBody(error);
+      if (stale) {
+        // The page's record becomes theirs: untouched fields show their values, typed ones stay.
+        queryClient.setQueryData(
+          [resource, 'getOne', { id: String(variables.id), meta: undefined }],
+          stale.current,
+        );
+        setConflict({
+          base: (variables.previousData ?? {}) as Values,
+          theirs: stale.current,
+          yours: (variables.data ?? {}) as Values,
+          changedBy: stale.changedBy,
+        });
+        return;
+      }
+      const errors = (error as HttpError | undefined)?.body?.errors;
+      if (errors && Object.keys(errors).length) return;
+      const message = typeof error === 'string' ? error : (error as Error | undefined)?.message;
+      notify(message || 'ra.notification.http_error', { type: 'error', messageArgs: { _: message } });
+    },
+    [notify, queryClient, resource],
+  );
+  const state = useMemo(() => ({ conflict, clear: () => setConflict(null) }), [conflict]);
+  return { onError, state };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The writable top-level fields the three versions disagree on, in schema order. */
+export function conflictFields(schema: ResourceSchema, c: EditConflict): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => !p.readOnly && !p.writeOnly)
+    .map(([name]) => name)
+    .filter(
+      (name) =>
+        !same(c.theirs[name], c.base[name]) || (name in c.yours && !same(c.yours[name], c.base[name])),
+    );
+}
+
+/** A value as one line of text: an enum's label, JSON for objects and lists (cut at 120), — for none. */
+function shown(schema: ResourceSchema, field: string, value: unknown, lang: 'en' | 'zh'): string {
+  if (value === undefined || value === null || value === '') return '—';
+  const label = schema.properties[field]?.['x-enumLabels']?.[String(value)]?.[lang];
+  if (label) return label;
+  if (typeof value === 'object') {
+    const text = JSON.stringify(value);
+    return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  }
+  return String(value);
+}
+
+/** The conflict view of the edit form (see the module doc); renders nothing without a conflict. */
+export function ConflictDialog({ resource }: { resource: string }) {
+  const { conflict, clear } = useContext(ConflictContext);
+  if (!conflict) return null;
+  return <ConflictTable resource={resource} conflict={conflict} close={clear} />;
+}
+
+function ConflictTable({
+  resource,
+  conflict,
+  close,
+}: {
+  resource: string;
+  conflict: EditConflict;
+  close: () => void;
+}) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const lang = locale === 'zh' ? 'zh' : 'en';
+  const schema = schemaForResource(resource);
+  const { setValue, getValues } = useFormContext();
+  const { save } = useSaveContext();
+  const fields = useMemo(() => conflictFields(schema, conflict), [schema, conflict]);
+  const mineChanged = (f: string) => f in conflict.yours && !same(conflict.yours[f], conflict.base[f]);
+  const [choice, setChoice] = useState<Record<string, 'mine' | 'theirs'>>(() =>
+    Object.fromEntries(fields.map((f) => [f, mineChanged(f) ? 'mine' : 'theirs'])),
+  );
+  const actor = conflict.changedBy ?? translate('schemaUi.conflict.anotherWriter');
+  const label = translate(`resources.${resource}.name`, { smart_count: 1, _: resource }).toLowerCase();
+  const apply = () => {
+    for (const f of fields) {
+      const mine = mineChanged(f) ? conflict.yours[f] : conflict.base[f];
+      setValue(f, choice[f] === 'mine' ? mine : conflict.theirs[f], {
+        shouldDirty: choice[f] === 'mine',
+      });
+    }
+    close();
+    void save?.(getValues());
+  };
+  return (
+    <Dialog open onClose={close} maxWidth="md" fullWidth data-testid="conflict-view">
+      <DialogTitle>{translate('schemaUi.conflict.title')}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>
+          {translate('schemaUi.conflict.intro', { actor, label })}
+        </DialogContentText>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>{translate('schemaUi.conflict.field')}</TableCell>
+              <TableCell>{translate('schemaUi.conflict.base')}</TableCell>
+              <TableCell>{translate('schemaUi.conflict.theirs', { actor })}</TableCell>
+              <TableCell>{translate('schemaUi.conflict.yours')}</TableCell>
+              <TableCell>{translate('schemaUi.conflict.keep')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {fields.map((f) => {
+              const theirsChanged = !same(conflict.theirs[f], conflict.base[f]);
+              const mine = mineChanged(f);
+              const agreed = mine && same(conflict.yours[f], conflict.theirs[f]);
+              const unchanged = translate('schemaUi.conflict.unchanged');
+              return (
+                <TableRow key={f} data-field={f}>
+                  <TableCell component="th" scope="row">
+                    {translate(`resources.${resource}.fields.${f}`, { _: f })}
+                  </TableCell>
+                  <TableCell data-cell="base">{shown(schema, f, conflict.base[f], lang)}</TableCell>
+                  <TableCell data-cell="theirs">
+                    {theirsChanged ? shown(schema, f, conflict.theirs[f], lang) : unchanged}
+                  </TableCell>
+                  <TableCell data-cell="yours">
+                    {mine ? shown(schema, f, conflict.yours[f], lang) : unchanged}
+                  </TableCell>
+                  <TableCell>
+                    {agreed ? (
+                      translate('schemaUi.conflict.same')
+                    ) : (
+                      <RadioGroup
+                        row
+                        value={choice[f]}
+                        onChange={(_, v) => setChoice((c) => ({ ...c, [f]: v as 'mine' | 'theirs' }))}
+                      >
+                        <FormControlLabel
+                          value="mine"
+                          control={<Radio size="small" />}
+                          label={translate('schemaUi.conflict.keepMine')}
+                        />
+                        <FormControlLabel
+                          value="theirs"
+                          control={<Radio size="small" />}
+                          label={translate('schemaUi.conflict.keepTheirs')}
+                        />
+                      </RadioGroup>
+                    )}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close}>{translate('schemaUi.conflict.cancel')}</Button>
+        <Button variant="contained" onClick={apply} data-testid="conflict-save">
+          {translate('schemaUi.conflict.save')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
