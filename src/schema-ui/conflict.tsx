@@ -14,6 +14,7 @@
  */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import {
+  Box,
   Button,
   Dialog,
   DialogActions,
@@ -28,17 +29,13 @@ import {
   TableCell,
   TableHead,
   TableRow,
+  Typography,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useFormContext } from 'react-hook-form';
-import {
-  useLocaleState,
-  useNotify,
-  useSaveContext,
-  useTranslate,
-  type HttpError,
-  type RaRecord,
-} from 'react-admin';
+import { useLocaleState, useNotify, useSaveContext, useTranslate, type HttpError } from 'react-admin';
 import { schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { REVISION } from '../../kernel/dialect/revision';
 
@@ -91,9 +88,13 @@ export function useConflictOnError(resource: string) {
     (error: unknown, variables: { id?: unknown; data?: unknown; previousData?: unknown } = {}) => {
       const stale = staleBody(error);
       if (stale) {
-        // The page's record becomes theirs: untouched fields show their values, typed ones stay.
-        queryClient.setQueryData(
-          [resource, 'getOne', { id: String(variables.id), meta: undefined }],
+        // The page's record becomes theirs (every getOne entry of this record, whatever its meta):
+        // untouched fields show their values, and the next save starts from their revision.
+        queryClient.setQueriesData(
+          {
+            queryKey: [resource, 'getOne'],
+            predicate: (q) => (q.queryKey[2] as { id?: unknown } | undefined)?.id === String(variables.id),
+          },
           stale.current,
         );
         setConflict({
@@ -160,6 +161,7 @@ function ConflictTable({
   const [locale] = useLocaleState();
   const lang = locale === 'zh' ? 'zh' : 'en';
   const schema = schemaForResource(resource);
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const { setValue, getValues } = useFormContext();
   const { save } = useSaveContext();
   const fields = useMemo(() => conflictFields(schema, conflict), [schema, conflict]);
@@ -169,81 +171,120 @@ function ConflictTable({
   );
   const actor = conflict.changedBy ?? translate('schemaUi.conflict.anotherWriter');
   const label = translate(`resources.${resource}.name`, { smart_count: 1, _: resource }).toLowerCase();
-  const apply = () => {
+  /** Puts the chosen values in the form: yours dirty (sent), theirs as stored (not sent). */
+  const applyChoices = (chosen: Record<string, 'mine' | 'theirs'>) => {
     for (const f of fields) {
       const mine = mineChanged(f) ? conflict.yours[f] : conflict.base[f];
-      setValue(f, choice[f] === 'mine' ? mine : conflict.theirs[f], {
-        shouldDirty: choice[f] === 'mine',
-      });
+      setValue(f, chosen[f] === 'mine' ? mine : conflict.theirs[f], { shouldDirty: chosen[f] === 'mine' });
     }
+  };
+  const apply = () => {
+    applyChoices(choice);
     close();
     void save?.(getValues());
   };
+  // Back to the form: what you typed stays in it (their values everywhere else); nothing is saved.
+  const back = () => {
+    applyChoices(Object.fromEntries(fields.map((f) => [f, mineChanged(f) ? 'mine' : 'theirs'])));
+    close();
+  };
+  const rows = fields.map((f) => {
+    const mine = mineChanged(f);
+    const unchanged = translate('schemaUi.conflict.unchanged');
+    return {
+      field: f,
+      label: translate(`resources.${resource}.fields.${f}`, { _: f }),
+      base: shown(schema, f, conflict.base[f], lang),
+      theirs: same(conflict.theirs[f], conflict.base[f])
+        ? unchanged
+        : shown(schema, f, conflict.theirs[f], lang),
+      yours: mine ? shown(schema, f, conflict.yours[f], lang) : unchanged,
+      agreed: mine && same(conflict.yours[f], conflict.theirs[f]),
+    };
+  });
+  const picker = (f: string, agreed: boolean) =>
+    agreed ? (
+      translate('schemaUi.conflict.same')
+    ) : (
+      <RadioGroup
+        row
+        value={choice[f]}
+        onChange={(_, v) => setChoice((c) => ({ ...c, [f]: v as 'mine' | 'theirs' }))}
+      >
+        <FormControlLabel
+          value="mine"
+          control={<Radio size="small" />}
+          label={translate('schemaUi.conflict.keepMine')}
+        />
+        <FormControlLabel
+          value="theirs"
+          control={<Radio size="small" />}
+          label={translate('schemaUi.conflict.keepTheirs')}
+        />
+      </RadioGroup>
+    );
+  const heads = {
+    field: translate('schemaUi.conflict.field'),
+    base: translate('schemaUi.conflict.base'),
+    theirs: translate('schemaUi.conflict.theirs', { actor }),
+    yours: translate('schemaUi.conflict.yours'),
+    keep: translate('schemaUi.conflict.keep'),
+  };
   return (
-    <Dialog open onClose={close} maxWidth="md" fullWidth data-testid="conflict-view">
+    <Dialog open onClose={back} maxWidth="md" fullWidth fullScreen={narrow} data-testid="conflict-view">
       <DialogTitle>{translate('schemaUi.conflict.title')}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
           {translate('schemaUi.conflict.intro', { actor, label })}
         </DialogContentText>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>{translate('schemaUi.conflict.field')}</TableCell>
-              <TableCell>{translate('schemaUi.conflict.base')}</TableCell>
-              <TableCell>{translate('schemaUi.conflict.theirs', { actor })}</TableCell>
-              <TableCell>{translate('schemaUi.conflict.yours')}</TableCell>
-              <TableCell>{translate('schemaUi.conflict.keep')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {fields.map((f) => {
-              const theirsChanged = !same(conflict.theirs[f], conflict.base[f]);
-              const mine = mineChanged(f);
-              const agreed = mine && same(conflict.yours[f], conflict.theirs[f]);
-              const unchanged = translate('schemaUi.conflict.unchanged');
-              return (
-                <TableRow key={f} data-field={f}>
-                  <TableCell component="th" scope="row">
-                    {translate(`resources.${resource}.fields.${f}`, { _: f })}
+        {narrow ? (
+          // A phone: one block per field, the three values one under the other.
+          rows.map((r) => (
+            <Box key={r.field} data-field={r.field} sx={{ py: 1, borderTop: 1, borderColor: 'divider' }}>
+              <Typography variant="subtitle2" data-cell="label">
+                {r.label}
+              </Typography>
+              <Typography variant="body2" data-cell="base">
+                {heads.base}: {r.base}
+              </Typography>
+              <Typography variant="body2" data-cell="theirs">
+                {heads.theirs}: {r.theirs}
+              </Typography>
+              <Typography variant="body2" data-cell="yours">
+                {heads.yours}: {r.yours}
+              </Typography>
+              {picker(r.field, r.agreed)}
+            </Box>
+          ))
+        ) : (
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{heads.field}</TableCell>
+                <TableCell>{heads.base}</TableCell>
+                <TableCell>{heads.theirs}</TableCell>
+                <TableCell>{heads.yours}</TableCell>
+                <TableCell>{heads.keep}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((r) => (
+                <TableRow key={r.field} data-field={r.field}>
+                  <TableCell component="th" scope="row" data-cell="label">
+                    {r.label}
                   </TableCell>
-                  <TableCell data-cell="base">{shown(schema, f, conflict.base[f], lang)}</TableCell>
-                  <TableCell data-cell="theirs">
-                    {theirsChanged ? shown(schema, f, conflict.theirs[f], lang) : unchanged}
-                  </TableCell>
-                  <TableCell data-cell="yours">
-                    {mine ? shown(schema, f, conflict.yours[f], lang) : unchanged}
-                  </TableCell>
-                  <TableCell>
-                    {agreed ? (
-                      translate('schemaUi.conflict.same')
-                    ) : (
-                      <RadioGroup
-                        row
-                        value={choice[f]}
-                        onChange={(_, v) => setChoice((c) => ({ ...c, [f]: v as 'mine' | 'theirs' }))}
-                      >
-                        <FormControlLabel
-                          value="mine"
-                          control={<Radio size="small" />}
-                          label={translate('schemaUi.conflict.keepMine')}
-                        />
-                        <FormControlLabel
-                          value="theirs"
-                          control={<Radio size="small" />}
-                          label={translate('schemaUi.conflict.keepTheirs')}
-                        />
-                      </RadioGroup>
-                    )}
-                  </TableCell>
+                  <TableCell data-cell="base">{r.base}</TableCell>
+                  <TableCell data-cell="theirs">{r.theirs}</TableCell>
+                  <TableCell data-cell="yours">{r.yours}</TableCell>
+                  <TableCell>{picker(r.field, r.agreed)}</TableCell>
                 </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
+              ))}
+            </TableBody>
+          </Table>
+        )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={close}>{translate('schemaUi.conflict.cancel')}</Button>
+        <Button onClick={back}>{translate('schemaUi.conflict.cancel')}</Button>
         <Button variant="contained" onClick={apply} data-testid="conflict-save">
           {translate('schemaUi.conflict.save')}
         </Button>

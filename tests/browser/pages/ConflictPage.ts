@@ -13,10 +13,10 @@ export class ConflictPage extends BasePage {
     await this.page.locator('form').first().waitFor();
   }
 
-  /** Replaces the value of the form's text field labelled `label`. */
+  /** Replaces the value of the form's text field labelled `label` (a required field's label ends in " *"). */
   async fill(label: string, value: string): Promise<void> {
-    const input = this.page.getByLabel(label, { exact: true });
-    await input.fill(value);
+    const escaped = label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    await this.page.getByLabel(new RegExp(`^${escaped}(\\s*\\*)?$`)).first().fill(value);
   }
 
   /** Clicks the form's Save button (`name`: its label in the console's language). */
