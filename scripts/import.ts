@@ -10,6 +10,7 @@
  * Database: `DATABASE_URL` (postgres://…) or the SQLite file in `DATA_DIR` (default ./data), as the server.
  * `--summary <file>` also writes the summary as JSON (`ImportSummary` and `cpuSeconds`, the process's
  * user and system CPU time over every thread) for tools such as `npm run bench`.
+ * Every imported record gets its audit row, actor `cli:<OS user>`, call `CLI import` (importer.ts).
  * Exit status: 0 done (rejections are not failures), 1 a batch failed (rolled back), 2 bad arguments.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import cliProgress from 'cli-progress';
 import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { ImportBatchError, importTate, summaryLine, type ImportSummary } from '../server/import/importer';
+import { cliAccount } from '../server/ops/admin';
 
 const usage =
   'usage: npm run import -- <artworks file> [--artists <file>] [--report <file>] [--batch <rows>] [--summary <file>]\n' +
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
       artworksFile,
       reportFile,
       batchSize,
+      // Every imported row's audit entry names the command line (one door, issue 32).
+      actor: { accountId: null, account: cliAccount(), call: 'CLI import' },
       onProgress: (p) => {
         const payload = { phase: p.phase.padEnd(8), rows: p.summary.read, ...p.summary };
         if (barPhase !== p.phase) {

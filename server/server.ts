@@ -1,6 +1,7 @@
 /**
- * The standalone server: reads the configuration (config.ts), builds the app, creates the seeded accounts
- * (printing generated passwords once), loads the Tate seed into an empty database, listens on PORT and
+ * The standalone server: reads the configuration (config.ts), builds the app, runs the start-up steps
+ * that write (startup.ts: creates the first accounts, printing generated passwords once, and loads the
+ * Tate seed into an empty database), listens on PORT and
  * closes gracefully on SIGINT/SIGTERM. Before building the app it prepares the ledger's key directory
  * (server/ledger/keyDir.ts). A refused configuration (configError.ts `ConfigError`: a malformed variable,
  * a key dir inside DATA_DIR in production, a LEDGER_ORIGIN that differs from the log's) ends the start
@@ -12,8 +13,7 @@ import { loadConfig, type AppConfig } from './config';
 import { buildApp } from './app';
 import { exitOnConfigError } from './configError';
 import { prepareKeyDir } from './ledger/keyDir';
-import { ensureAccounts } from './plugins/app/auth';
-import { seedIfEmpty } from './import/seed';
+import { runStartup } from './startup';
 
 let config: AppConfig;
 let app: FastifyInstance;
@@ -30,17 +30,13 @@ try {
   exitOnConfigError(err);
 }
 
+// The start-up steps that write (startup.ts): migrations pending, the first accounts, the seed.
 try {
-  await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPassword }, (line) =>
-    console.log(`\n  ${line}\n`),
-  );
+  await runStartup(app, config, (line) => console.log(`\n  ${line}\n`));
 } catch (err) {
   await app.close();
   exitOnConfigError(err);
 }
-
-if (config.seed)
-  await seedIfEmpty(app.db, (m) => app.log.info(m), { onProgress: app.metrics.importProgress });
 
 // The metrics on an address of their own, without a token (METRICS_PORT; plugins/app/metrics.ts).
 if (config.metricsPort !== undefined) {

@@ -20,12 +20,21 @@
  * before it stay committed, and `importTate` throws an {@link ImportBatchError}; re-running resumes
  * (rows already stored are skipped).
  *
+ * One door (issue 32): every row imported gets its audit row (server/db/audit.ts), in its batch's
+ * transaction, as the API's writes do: actor `opts.actor` (`cli:<OS user>` for `npm run import`,
+ * `system` for the first-start seed), the SHA-256 of the stored row and its values (`state`: the
+ * schema's properties, as kernel/server/records.ts `stateColumnsOf`), so History starts with the imported
+ * record and Revert can restore it. Rows are validated with the registry's own create schemas
+ * (validate.ts) before any write.
+ *
  * Not checked across runs: a Tate id reused by a different acno (the artworks table stores the acno,
  * not Tate's numeric id); within one run it is.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
 import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
+import { AUDIT_TABLE, digestOf, stateText, type WriteActor } from '../db/audit';
+import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import type { MappedArtwork, MappedAuthor } from './mapping';
 import { prepared, preparedInThread, startPrepared } from './prepare';
 import type { Reason } from './validate';
@@ -81,6 +90,57 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Parse and validate in a worker thread beside the writing one (default true; see prepare.ts). */
   worker?: boolean;
+  /** Who imports, named in every row's audit entry (default {@link IMPORT_ACTOR}). */
+  actor?: WriteActor;
+}
+
+/** The audit actor of an import whose caller names none: the server itself. */
+export const IMPORT_ACTOR: WriteActor = { accountId: null, account: 'system', call: 'import (Tate)' };
+
+/** The audited columns (`state`) of a resource: its schema's properties, write-only ones left out. */
+function stateColumns(resource: 'authors' | 'artworks'): string[] {
+  const props = schemaForResource(resource).properties;
+  return Object.keys(props).filter((k) => !props[k].writeOnly);
+}
+
+/**
+ * Adds the audit row of every record of `table` just inserted from `sourceIds` (inside the batch's
+ * transaction `trx`): a create by `actor`, with the stored row's digest and state.
+ */
+async function auditInserted(
+  trx: Kysely<Database>,
+  actor: WriteActor,
+  table: 'authors' | 'artworks',
+  sourceIds: (string | number)[],
+): Promise<void> {
+  const columns = stateColumns(table);
+  const time = nowText();
+  for (let i = 0; i < sourceIds.length; i += INSERT_CHUNK) {
+    const rows = (await trx
+      .selectFrom(table)
+      .selectAll()
+      .where('sourceId', 'in', sourceIds.slice(i, i + INSERT_CHUNK) as never[])
+      .orderBy('id')
+      .execute()) as Record<string, unknown>[];
+    if (rows.length)
+      await trx
+        .insertInto(AUDIT_TABLE)
+        .values(
+          rows.map((row) => ({
+            time,
+            accountId: actor.accountId,
+            account: actor.account,
+            call: actor.call,
+            resource: table,
+            recordId: String(row.id),
+            before: null,
+            after: digestOf(row),
+            changed: '[]',
+            state: stateText(row, columns),
+          })),
+        )
+        .execute();
+  }
 }
 
 /** A batch's transaction failed; it was rolled back, earlier batches stay committed. */
@@ -154,6 +214,7 @@ const jsonReason = (error: string): Reason => ({ field: 'row', keyword: 'json', 
 export async function importTate(db: Kysely<Database>, opts: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
   const batchSize = opts.batchSize ?? 2000;
+  const actor = opts.actor ?? IMPORT_ACTOR;
   const inWorker = () => void (summary.worker = true);
   const batches: typeof prepared = (file, kind, size, onBytes) =>
     opts.worker === false
@@ -277,6 +338,12 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
                   updateTime: time,
                   sourceId,
                 })),
+              );
+              await auditInserted(
+                trx,
+                actor,
+                'authors',
+                toInsert.map((r) => r.sourceId),
               );
             });
           } catch (e) {
@@ -431,6 +498,12 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
                   sourceId: acno,
                   sourceDigest: digest,
                 })),
+              );
+              await auditInserted(
+                trx,
+                actor,
+                'artworks',
+                toInsert.map((r) => r.acno),
               );
             });
           } catch (e) {

@@ -27,15 +27,20 @@ export const USERNAME_RE = /^[A-Za-z][A-Za-z0-9._-]{2,31}$/;
 /** Marks a disabled account's password hash. */
 export const DISABLED_PREFIX = '!';
 
-/** The audit actor of a command. */
-export function cliActor(command: string): WriteActor {
+/** The audit account of a command line: `cli:<OS user>` (`cli:unknown` without a passwd entry). */
+export function cliAccount(): string {
   let user = 'unknown';
   try {
     user = userInfo().username;
   } catch {
     // no passwd entry (containers): keep "unknown"
   }
-  return { accountId: null, account: `cli:${user}`, call: `CLI admin ${command}` };
+  return `cli:${user}`;
+}
+
+/** The audit actor of a command. */
+export function cliActor(command: string): WriteActor {
+  return { accountId: null, account: cliAccount(), call: `CLI admin ${command}` };
 }
 
 /** One account as `list-users` shows it. */
@@ -228,4 +233,167 @@ export async function listUsers(db: Kysely<Database>): Promise<AccountLine[]> {
     sessions: sessions.get(a.id) ?? 0,
     createTime: a.createTime,
   }));
+}
+
+/** Where a command's output goes: `log` for its result lines, `error` for the one line of a refusal. */
+export interface AdminOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/** A command's parsed arguments: its one username (when it takes one) and its `--option value` pairs. */
+export interface AdminArgs {
+  username: string;
+  options: Record<string, string>;
+  /** `--password`, else BAAS_PASSWORD, else undefined (a generated one is printed). */
+  password: string | undefined;
+}
+
+/** One command of `npm run admin` (scripts/admin.ts): the command table below is the list of its doors. */
+export interface AdminCommand {
+  name: string;
+  /** Its usage line's arguments. */
+  usage: string;
+  /** The `--options` it takes (each with a value); any other is refused naming it. */
+  options: readonly string[];
+  /** Takes exactly one username. */
+  takesUser: boolean;
+  /** Writes to the database (each such write is audited, actor `cli:<OS user>`). */
+  writes: boolean;
+  run(db: Kysely<Database>, args: AdminArgs, out: AdminOutput): Promise<void>;
+}
+
+/**
+ * The commands of `npm run admin`, in usage order. tests/api/doors.test.ts lists the write doors from
+ * this table: a command added here without a case there fails that test.
+ */
+export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  {
+    name: 'create-user',
+    usage: '<username> --roles <role[,role]> [--name <name>] [--password <password>]',
+    options: ['roles', 'name', 'password'],
+    takesUser: true,
+    writes: true,
+    async run(db, { username, options, password }, out) {
+      const roles = (options.roles ?? '').split(',').filter(Boolean);
+      const r = await createUser(db, { username, roles, name: options.name, password });
+      out.log(`created account ${username} (id ${r.id})${password ? '' : `, password: ${r.password}`}`);
+    },
+  },
+  {
+    name: 'reset-password',
+    usage: '<username> [--password <password>]',
+    options: ['password'],
+    takesUser: true,
+    writes: true,
+    async run(db, { username, password }, out) {
+      const r = await resetPassword(db, username, password);
+      out.log(
+        `password of ${username} reset${password ? '' : ` to: ${r.password}`}; ${r.sessionsEnded} session(s) ended`,
+      );
+    },
+  },
+  {
+    name: 'list-users',
+    usage: '',
+    options: [],
+    takesUser: false,
+    writes: false,
+    async run(db, _args, out) {
+      out.log(['id', 'username', 'name', 'roles', 'status', 'sessions', 'created'].join('\t'));
+      for (const a of await listUsers(db))
+        out.log(
+          [
+            a.id,
+            a.username,
+            a.name,
+            a.roles.join(','),
+            a.disabled ? 'disabled' : 'active',
+            a.sessions,
+            a.createTime,
+          ].join('\t'),
+        );
+    },
+  },
+  {
+    name: 'disable-user',
+    usage: '<username>',
+    options: [],
+    takesUser: true,
+    writes: true,
+    async run(db, { username }, out) {
+      out.log(`${username} disabled; ${await disableUser(db, username)} session(s) ended`);
+    },
+  },
+  {
+    name: 'revoke-sessions',
+    usage: '<username>',
+    options: [],
+    takesUser: true,
+    writes: true,
+    async run(db, { username }, out) {
+      out.log(`${await revokeSessions(db, username)} session(s) of ${username} ended`);
+    },
+  },
+];
+
+/** The usage text of `npm run admin`. */
+export const ADMIN_USAGE = [
+  'usage: npm run admin -- <command>',
+  ...ADMIN_COMMANDS.map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`),
+  '(a password may also come from BAAS_PASSWORD; DATA_DIR / DATABASE_URL select the database)',
+].join('\n');
+
+/**
+ * Parses `argv` against `command`'s table entry: one username when it takes one, its own `--options`
+ * each with a value. @throws AdminError naming the argument at fault (an unknown option, a missing value
+ * or username, an extra argument)
+ */
+export function parseAdminArgs(command: AdminCommand, argv: string[], env = process.env): AdminArgs {
+  const positional: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const name = arg.slice(2);
+    if (!command.options.includes(name))
+      throw new AdminError(
+        `${arg}: not an option of ${command.name}${command.options.length ? ` (takes ${command.options.map((o) => `--${o}`).join(', ')})` : ' (it takes none)'}`,
+      );
+    if (argv[i + 1] === undefined) throw new AdminError(`${arg}: needs a value`);
+    options[name] = argv[++i];
+  }
+  if (command.takesUser ? positional.length !== 1 : positional.length > 0)
+    throw new AdminError(
+      `username: ${command.name} takes ${command.takesUser ? 'one username' : 'no argument'}, got ${positional.length}`,
+    );
+  return {
+    username: positional[0] ?? '',
+    options,
+    password: options.password ?? (env.BAAS_PASSWORD || undefined),
+  };
+}
+
+/**
+ * Runs one `npm run admin` command line (`argv`: the command and its arguments) on `db`.
+ * @returns the exit status: 0 done, 1 refused (one line naming the argument or field at fault, through
+ * `out.error`), 2 unknown command (the usage). Errors other than refusals are thrown.
+ */
+export async function runAdmin(db: Kysely<Database>, argv: string[], out: AdminOutput): Promise<number> {
+  const command = ADMIN_COMMANDS.find((c) => c.name === argv[0]);
+  if (!command) {
+    out.error(ADMIN_USAGE);
+    return 2;
+  }
+  try {
+    await command.run(db, parseAdminArgs(command, argv.slice(1)), out);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof AdminError)) throw e;
+    out.error(`refused: ${e.message}`);
+    return 1;
+  }
 }

@@ -1,0 +1,246 @@
+/**
+ * The case of every HTTP write route (tests/api/doors.test.ts): what a good call writes and who its
+ * audit row names, and, for the routes without a JSON body schema (multipart uploads), their bad input.
+ * The bad input of a route with a body schema is derived from that schema (doorInputs.ts). The door test
+ * fails naming a registered write route that has no case here, and a case whose route is gone.
+ *
+ * `writes`:
+ * - `audited`: writes records, each with an audit row naming the signed-in account; `good` makes one
+ *   such call (checked here), or `elsewhere` names the test that checks its audit row;
+ * - `session`: signs in or out (tokens and sessions, not records: no audit row);
+ * - `read`: a POST that reads (a search body, a signed URL): a good call writes nothing audited;
+ * - `staging`: writes the caller's own working rows (an import's dry run, its discard, saved views);
+ * - `unaudited`: writes records without an audit row: the known gaps (issue 32), listed so that a new
+ *   one fails the test; see docs/architecture.md "One door".
+ */
+import type { InjectOptions } from 'fastify';
+import { multipart, type TestApp } from './helpers';
+
+/** A good call: its body (JSON, or a multipart body with headers) and its token (default the admin's). */
+export interface GoodCall {
+  payload?: unknown;
+  multipart?: ReturnType<typeof multipart>;
+  query?: string;
+  token?: string;
+}
+
+/** Ids made by the test before the cases run (doors.test.ts `setUp`). */
+export interface DoorContext {
+  t: TestApp;
+  author: () => Promise<number>;
+  artwork: () => Promise<number>;
+  account: () => Promise<number>;
+  /** The last audit entry of a record (a revision to revert to). */
+  lastRevision: (resource: string, id: number) => Promise<number>;
+}
+
+export interface HttpCase {
+  writes: 'audited' | 'session' | 'read' | 'staging' | 'unaudited';
+  /** A good call (for `audited`: its audit rows must name the admin). */
+  good?: (c: DoorContext) => Promise<GoodCall>;
+  /** The test file that checks the audit row of a good call, when `good` is not given here. */
+  elsewhere?: string;
+  /** Why a non-audited route writes no audit row. */
+  why?: string;
+  /** Bad multipart bodies (routes without a JSON body schema), each with the field its refusal names. */
+  badMultipart?: {
+    fields: Record<string, string>;
+    file?: { bytes: Buffer; filename: string };
+    field: string;
+  }[];
+  /** Query string of the bad calls (e.g. a dry run's `resource`). */
+  query?: string;
+  /** The token the route needs (default the admin's): `platform` for the mini-program's calls. */
+  token?: 'platform' | 'none';
+}
+
+/** A 1×1 PNG. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const TEXT = { bytes: Buffer.from('not an image'), filename: 'a.png' };
+/** A multipart call without its file, and one whose file is not of the accepted type: both name `file`. */
+const FILE_REFUSALS = (fields: Record<string, string> = {}) => [
+  { fields, field: 'file' },
+  { fields, file: TEXT, field: 'file' },
+];
+
+const kernel = (good: HttpCase['good']): HttpCase => ({ writes: 'audited', good });
+
+export const HTTP_CASES: Record<string, HttpCase> = {
+  // Console accounts and sessions (server/routes/dev-api/user).
+  'POST /dev-api/user/login': { writes: 'session', token: 'none', why: 'a new session (tokens)' },
+  'POST /dev-api/user/logout': { writes: 'session', why: 'ends the session (tokens)' },
+  'POST /dev-api/user/switchRole': { writes: 'session', why: "the session's roles (tokens)" },
+  'POST /dev-api/user/add': kernel(async () => ({
+    payload: { username: 'door.add', name: 'Door', password: 'door-password', roles: ['user'] },
+  })),
+  'POST /dev-api/user/update': kernel(async (c) => ({ payload: { id: await c.account(), name: 'Renamed' } })),
+  'POST /dev-api/user/delete': kernel(async (c) => ({ payload: { id: await c.account() } })),
+  'POST /dev-api/user/addAuth': kernel(async (c) => ({ payload: { id: await c.account(), role: 'admin' } })),
+  'POST /dev-api/user/delAuth': kernel(async (c) => {
+    const id = await c.account();
+    await c.t.post('/dev-api/user/addAuth', { id, role: 'admin' });
+    return { payload: { id, role: 'admin' } };
+  }),
+  'POST /dev-api/user/password': { writes: 'audited', elsewhere: 'tests/api/audit.test.ts' },
+  // The registry (kernel CRUD and the hand-written calls beside it).
+  'POST /artmanager/artwork/searchArtworkList': { writes: 'read' },
+  'POST /artmanager/artwork/addArtwork': kernel(async (c) => ({
+    payload: { artWorkName: 'Door', author: await c.author(), classify: 'painting', texture: 'oil' },
+  })),
+  'POST /artmanager/artwork/baseInfo': kernel(async (c) => ({
+    payload: { id: await c.artwork(), artWorkName: 'Door renamed' },
+  })),
+  'POST /artmanager/artwork/ArtCertificate': kernel(async (c) => ({
+    payload: { id: await c.artwork(), certificateInfo: { certificateNo: 'C-1' } },
+  })),
+  'POST /artmanager/artwork/ArtSecurity': kernel(async (c) => ({
+    payload: { id: await c.artwork(), securityInfo: { level: 'public' } },
+  })),
+  'POST /artmanager/artwork/ArtOther': kernel(async (c) => ({
+    payload: { id: await c.artwork(), dealInfo: { creditLine: 'Gift' } },
+  })),
+  'POST /artmanager/artwork/deleteArt': kernel(async (c) => ({ payload: { id: await c.artwork() } })),
+  'POST /artmanager/authors/authorSearch': { writes: 'read' },
+  'POST /artmanager/authors/addAuthors': kernel(async () => ({ payload: { authorName: 'Door author' } })),
+  'POST /artmanager/authors/updateInfo': kernel(async (c) => ({
+    payload: { id: await c.author(), introduction: 'Changed' },
+  })),
+  'POST /artmanager/authors/deleteAuthors': kernel(async (c) => ({ payload: { id: await c.author() } })),
+  'POST /artmanager/subjects/searchUserList': { writes: 'read' },
+  'POST /artmanager/subjects/insertUser': kernel(async () => ({ payload: { phone: '13800000001' } })),
+  'POST /artmanager/authors/blockChain': kernel(async (c) => ({ payload: { id: await c.author() } })),
+  'POST /artmanager/artwork/blockChain': kernel(async (c) => {
+    const id = await c.artwork();
+    const { author } = (await c.t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${id}`)).body.data;
+    await c.t.post('/artmanager/authors/blockChain', { id: author });
+    return { payload: { id } };
+  }),
+  'POST /artmanager/authors/createWx': kernel(async (c) => ({ payload: { id: await c.author() } })),
+  'POST /artmanager/authors/addHeadPic': {
+    writes: 'audited',
+    good: async (c) => ({
+      multipart: multipart({ id: await c.author() }, { bytes: PNG, filename: 'a.png' }),
+    }),
+    badMultipart: FILE_REFUSALS({ id: '1' }),
+  },
+  'POST /artmanager/artwork/addPicture': {
+    writes: 'audited',
+    good: async (c) => ({
+      multipart: multipart({ artId: await c.artwork() }, { bytes: PNG, filename: 'a.png' }),
+    }),
+    badMultipart: FILE_REFUSALS({ artId: '1' }),
+  },
+  'POST /artmanager/artwork/deletePicture': {
+    writes: 'audited',
+    elsewhere: 'tests/api/registry-files.test.ts',
+  },
+  'POST /artmanager/traceability/addTraceabilityCert': {
+    writes: 'audited',
+    elsewhere: 'tests/api/registry-files.test.ts',
+    badMultipart: FILE_REFUSALS({ id: '1', step: 'create' }),
+  },
+  'POST /artmanager/upload': {
+    writes: 'staging',
+    why: 'stores a file (content-addressed); the record naming it is written, and audited, by its own call',
+    badMultipart: FILE_REFUSALS({ resource: 'artworks', field: 'images' }),
+  },
+  'POST /artmanager/oss/sign': { writes: 'read', why: 'signs an upload policy' },
+  'POST /artmanager/admin/user/selectPageUser': { writes: 'read' },
+  'POST /artmanager/admin/user/getUerById': { writes: 'read' },
+  // Companies, contracts, templates, notifications (medicine-api, data-api).
+  'POST /medicine-api/company/addCompany': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /medicine-api/company/updateCompany': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /medicine-api/company/deleteCompany': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /data-api/contract/add': { writes: 'audited', elsewhere: 'tests/api/contracts.test.ts' },
+  'POST /medicine-api/smContract/add': { writes: 'audited', elsewhere: 'tests/api/contracts.test.ts' },
+  'POST /data-api/contract/update': { writes: 'audited', elsewhere: 'tests/api/contracts.test.ts' },
+  'POST /data-api/contract/delete': { writes: 'audited', elsewhere: 'tests/api/contracts.test.ts' },
+  'POST /medicine-api/smContract/addTemplate': {
+    writes: 'audited',
+    elsewhere: 'tests/api/contracts.test.ts',
+  },
+  'POST /medicine-api/smContract/updateTemplate': {
+    writes: 'audited',
+    elsewhere: 'tests/api/contracts.test.ts',
+  },
+  'POST /medicine-api/smContract/deleteTemplate': {
+    writes: 'audited',
+    elsewhere: 'tests/api/contracts.test.ts',
+  },
+  'POST /medicine-api/notification/add': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /medicine-api/notification/update': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /medicine-api/notification/delete': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /medicine-api/message/read': { writes: 'audited', elsewhere: 'tests/api/medicine.test.ts' },
+  'POST /data-api/pigeonhole/archive': kernel(async (c) => ({
+    payload: { resource: 'artworks', id: await c.artwork() },
+  })),
+  'POST /data-api/pigeonhole/restore': {
+    writes: 'audited',
+    good: async (c) => {
+      const a = await c.t.post('/data-api/pigeonhole/archive', {
+        resource: 'artworks',
+        id: await c.artwork(),
+      });
+      return { payload: { id: a.body.data.id } };
+    },
+  },
+  // The ledger's chaincode lifecycle (baas-api).
+  'POST /baas-api/chaincode/upload': {
+    writes: 'unaudited',
+    why: 'the chaincode table keeps its lifecycle in its own history column, not in the audit trail',
+    badMultipart: [
+      { fields: { zzUnknown: 'x' }, field: 'zzUnknown' },
+      { fields: {}, field: 'file' },
+    ],
+  },
+  'POST /baas-api/chaincode/approve': { writes: 'unaudited', why: 'as chaincode/upload' },
+  'POST /baas-api/chaincode/commit': { writes: 'unaudited', why: 'as chaincode/upload' },
+  // The mini-program's platform users (app-api).
+  'POST /app-api/user/login': {
+    writes: 'session',
+    token: 'none',
+    why: 'a platform session; the first sign-in also registers the platform user (unaudited)',
+  },
+  'POST /app-api/user/password': {
+    writes: 'unaudited',
+    token: 'platform',
+    why: "a platform user's own password: its sessions table records it, not the audit trail",
+  },
+  'POST /app-api/user/logout': { writes: 'session', token: 'platform', why: 'ends the platform session' },
+  // Console import, history, saved views (dev-api).
+  'POST /dev-api/import/dryRun': {
+    writes: 'staging',
+    why: "the job's rows, until commit",
+    badMultipart: [{ fields: {}, field: 'file' }],
+    query: '?resource=authors',
+  },
+  'POST /dev-api/import/commit': {
+    writes: 'audited',
+    good: async (c) => {
+      const csv = multipart({}, { bytes: Buffer.from('authorName\nImported by door\n'), filename: 'a.csv' });
+      const dry = await c.t.call({
+        method: 'POST',
+        url: '/dev-api/import/dryRun?resource=authors',
+        ...csv,
+      } as InjectOptions);
+      return { payload: { id: dry.body.data.id } };
+    },
+  },
+  'POST /dev-api/import/discard': { writes: 'staging', why: "deletes the job's staged rows" },
+  'POST /dev-api/history/revert': {
+    writes: 'audited',
+    good: async (c) => {
+      const id = await c.author();
+      const revision = await c.lastRevision('authors', id);
+      await c.t.post('/artmanager/authors/updateInfo', { id, introduction: 'To be reverted' });
+      return { payload: { resource: 'authors', id, revision } };
+    },
+  },
+  'POST /dev-api/views/add': { writes: 'staging', why: "the account's own saved views (preferences)" },
+  'POST /dev-api/views/update': { writes: 'staging', why: "the account's own saved views" },
+  'POST /dev-api/views/delete': { writes: 'staging', why: "the account's own saved views" },
+  'POST /dev-api/views/last': { writes: 'staging', why: "the account's last-used list settings" },
+};
