@@ -304,7 +304,10 @@ async function consoleScreens(): Promise<ScreenRow[]> {
   const { allRoutes } = await import('../../src/shell/routes');
   const { flattenRoutes } = await import('../../src/shell/router');
   const { routeTitle } = await import('../../src/layout/routeTitle');
-  const { shellMessages } = await import('../../src/layout/i18n');
+  const shellMessages = {
+    en: (await import('../../src/layout/i18n')).en,
+    zh: (await import('../../src/layout/i18n.zh')).zh,
+  };
   const { generatedMessages } = await import('../../src/generated/messages');
   const t = {
     en: translator({ shell: shellMessages.en.shell, resources: generatedMessages.en }),

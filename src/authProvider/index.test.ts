@@ -162,6 +162,26 @@ describe('authProvider', () => {
     await expect(ap.getIdentity!()).resolves.toMatchObject({ id: 'admin' });
   });
 
+  it('a token cookie swapped under the page and refused as ended keeps the roles this page had (issue 32)', async () => {
+    const ended = new HttpError('token expired', 401, { code: 2, msg: 'token expired', data: null });
+    const store = memoryStore('a');
+    const { client } = fake({ '/dev-api/user/info': () => (store.value === 'b' ? ended : adminInfo) });
+    const ap = createAuthProvider(client, store);
+    expect(await ap.canAccess!({ resource: 'artworks', action: 'list' })).toBe(true);
+    // Another tab logged out and in again (cookie "b"), then that session ended on the server.
+    store.value = 'b';
+    expect(await ap.canAccess!({ resource: 'artworks', action: 'list' })).toBe(true);
+    expect(await ap.getPermissions!({})).toEqual(['admin']);
+    // The identity still says the session ended (react-admin's checkError then raises the dialog).
+    await expect(ap.getIdentity!()).rejects.toBe(ended);
+    // A page load that never had an answer, or a logout, knows no roles to keep: the refusal stands.
+    const fresh = createAuthProvider(client, memoryStore('b'));
+    await expect(fresh.canAccess!({ resource: 'artworks', action: 'list' })).rejects.toBe(ended);
+    await ap.logout({});
+    store.value = 'b';
+    await expect(ap.getPermissions!({})).rejects.toBe(ended);
+  });
+
   it('canAccess follows the roles of each call and the pages the account reaches: a user sees a template but may not list, add, edit or delete them', async () => {
     const admin = createAuthProvider(fake({ '/dev-api/user/info': adminInfo }).client, memoryStore('a'));
     const user = createAuthProvider(

@@ -10,7 +10,8 @@
  *   rejects with react-admin's logged-out message; HTTP 403 (role refused) rejects with
  *   `logoutUser: false` → a "not authorized" notification, the user stays logged in; anything else resolves.
  * - getIdentity(): `{ id: account, fullName: name, avatar }` from `/dev-api/user/info`.
- * - getPermissions(): the roles array; canAccess({resource, action}): true when the user's roles meet the
+ * - getPermissions(): the roles array (when a changed token cookie is refused as ended, the roles this page
+ *   had: see `accessRoles`); canAccess({resource, action}): true when the user's roles meet the
  *   resource's `x-roles` and the roles of the calls the action makes (`x-endpoints.<verb>.roles`;
  *   src/generated/resources.ts, roles.ts `actionAllowed`), and no edit or delete of a final record
  *   (`x-frozen`). Resources no schema declares (dashboard, shell
@@ -57,6 +58,8 @@ export function createAuthProvider(
   store: TokenStore = cookieTokenStore,
 ): AuthProvider {
   let cache: { token: string; info: Promise<UserInfo> } | undefined;
+  /** The roles the server last gave this page (any token of it), until a login or logout. */
+  let lastRoles: string[] | undefined;
 
   function info(): Promise<UserInfo> {
     const token = store.get();
@@ -66,11 +69,33 @@ export function createAuthProvider(
         (r) => r.json.data,
       );
       cache = { token, info: p };
-      p.catch(() => {
-        if (cache?.info === p) cache = undefined;
-      });
+      p.then(
+        (i) => {
+          if (cache?.info === p) lastRoles = i.roles;
+        },
+        () => {
+          if (cache?.info === p) cache = undefined;
+        },
+      );
     }
     return cache.info;
+  }
+
+  /**
+   * The roles access decisions use: the user info's. When the token cookie changed under this page
+   * (another tab logged out and in again) and the server refuses the new token as ended (envelope code
+   * 2), the roles this page had: the session ended as any expiry does, and the page stays as it was
+   * behind the shell's "Confirm logout" dialog (its calls answer code 2); rejecting would send
+   * react-admin to its `/authentication-error` route, which the shell's guard shows as the 404 page.
+   * @throws the user-info call's error otherwise (no token, first load, network, other refusals)
+   */
+  async function accessRoles(): Promise<string[]> {
+    try {
+      return (await info()).roles;
+    } catch (e) {
+      if (lastRoles && sessionEnded(e)) return lastRoles;
+      throw e;
+    }
   }
 
   return {
@@ -82,12 +107,14 @@ export function createAuthProvider(
       if (!json.data?.token) throw new Error('The server answered the login without a token');
       store.set(json.data.token);
       cache = undefined;
+      lastRoles = undefined;
       await info();
     },
 
     async logout() {
       const token = store.get();
       cache = undefined;
+      lastRoles = undefined;
       if (token) {
         try {
           await httpClient('/dev-api/user/logout', { method: 'POST', body: '{}' });
@@ -123,7 +150,7 @@ export function createAuthProvider(
 
     async getPermissions() {
       if (!store.get()) return [];
-      return (await info()).roles;
+      return accessRoles();
     },
 
     async canAccess({
@@ -136,7 +163,7 @@ export function createAuthProvider(
       record?: Record<string, unknown>;
     }) {
       if (!store.get()) return false;
-      const { roles } = await info();
+      const roles = await accessRoles();
       // The resource table (src/generated/resources.ts) is not part of the login page's chunk.
       const { actionAllowed } = await import('./roles');
       return actionAllowed(roles, resource, action, record);

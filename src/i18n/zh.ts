@@ -2,14 +2,14 @@
  * Chinese catalogue: @haxqer/ra-language-chinese (written for react-admin 4; its CommonJS default export
  * arrives as `mod.default` under Vite, hence `mod.default ?? mod`), completed with the 16 keys react-admin
  * 5 added and without the one key v5 dropped (`ra.navigation.prev`), then the console's `baas.*`, the
- * generated resource labels and the shell's and blockchain screens' contributions. Key parity with the
+ * generated resource labels and the console parts' contributions (`<part>/i18n.zh.ts`). Key parity with the
  * English catalogue is checked by src/i18n/i18n.test.ts.
  */
 import chineseModule from '@haxqer/ra-language-chinese';
 import type { TranslationMessages } from 'ra-core';
 import { generatedMessagesZh } from '../generated/messages.zh';
 import { baasZh } from './baas.zh';
-import { contributedMessages, mergeMessages } from './merge';
+import { inFileOrder, mergeMessages } from './merge';
 
 const mod = chineseModule as TranslationMessages & { default?: TranslationMessages };
 const raChinese: TranslationMessages = mod.default ?? mod;
@@ -65,11 +65,17 @@ function withoutV4Only(ra: TranslationMessages['ra']): TranslationMessages['ra']
   return { ...ra, navigation: navigation as TranslationMessages['ra']['navigation'] };
 }
 
+/** The Chinese halves of the console parts' catalogues (src/i18n/merge.ts `inFileOrder`). */
+const contributed = import.meta.glob<object>(
+  ['../layout/i18n.zh.ts', '../resources/*/i18n.zh.ts', '../schema-ui/i18n.zh.ts'],
+  { eager: true, import: 'zh' },
+);
+
 const zh: TranslationMessages = mergeMessages(
   { ra: chinesePunctuation(withoutV4Only(raChinese.ra)) },
   raV5Additions,
   { baas: baasZh },
   { resources: generatedMessagesZh },
-  ...contributedMessages('zh'),
+  ...inFileOrder(contributed),
 );
 export default zh;

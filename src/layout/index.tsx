@@ -35,7 +35,6 @@ export {
 export { Page401, Page404, NotAvailable } from './pages/ErrorPages';
 export { createShellTheme } from './theme';
 export { withShellSession } from '../shell/session';
-export { shellMessages } from './i18n';
 
 /** The theme for the stored theme colour and size (the layout re-themes itself on change). */
 export function initialShellTheme() {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { recordTagText, routeTitle } from './routeTitle';
-import { shellMessages } from './i18n';
+import { en as shellEn } from './i18n';
+import { zh as shellZh } from './i18n.zh';
 import { generatedMessages } from '../generated/messages';
 import { allRoutes } from '../shell/routes';
 import { flattenRoutes } from '../shell/router';
+
+const shellMessages = { en: shellEn, zh: shellZh };
 
 /** A translate that shows its key and options, to see what routeTitle asks for. */
 const translate = (key: string, options?: Record<string, unknown>) =>

@@ -6,9 +6,12 @@
  * without `screen` renders the translated "not available yet" page under that title (routes.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { shellMessages } from '../layout/i18n';
+import { en as shellEn } from '../layout/i18n';
+import { zh as shellZh } from '../layout/i18n.zh';
 import { asyncRoutes, type ShellRoute } from './routes';
 import { routesForRoles } from './permission';
+
+const shellMessages = { en: shellEn, zh: shellZh };
 
 /** Route name → the role the product's router gives it. */
 const EMPTY = {
