@@ -9,6 +9,11 @@
  *    same values: idempotent) or `rejected` (FieldError[]). Nothing is written to the resource.
  *    The key: the `id` column when the row has one and it is stored; else a unique field (`x-unique`);
  *    else the record representation (`x-resource.recordRepresentation`) when exactly one record has it.
+ *    The file is read from disk as a stream (its text encoding detected, server/import/textEncoding.ts),
+ *    {@link BATCH} rows at a time: the stored records a batch names by id are read in one query, the
+ *    references it names once per run. Its header row is reported first (importColumns.ts: unknown and
+ *    missing columns, kept in the job's `counts` JSON with the encoding's name); a file whose headers name
+ *    no field, or that cannot be decoded or parsed, is refused with a 400 naming `file` and no job is kept.
  * 2. `commitBatch`: the next {@link BATCH} rows to write, through the generic repository (the same checks,
  *    hooks and audit as the API's create/update, server/db/audit.ts) in ONE transaction; when the batch
  *    fails it is rolled back and its rows written one by one, a refused row becoming `rejected` with the

@@ -119,6 +119,15 @@ describe('the import limit (IMPORT_MAX_BYTES)', () => {
     expect(zh.status).toBe(413);
     expect(zh.body.msg).toBe('文件：不能超过 64 KB（导入文件的上限，IMPORT_MAX_BYTES）');
     expect((await small.get('/dev-api/import/jobs?resource=artworks')).body.data).toEqual([]);
+    // A body cut inside its file part is a 400 naming `file`, not a 500.
+    const cut = await small.call({
+      method: 'POST',
+      url: '/dev-api/import/dryRun?resource=artworks',
+      headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+      payload: '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nArtwork name\nA',
+    });
+    expect(cut.status).toBe(400);
+    expect(cut.body.data.errors[0]).toMatchObject({ field: 'file', keyword: 'multipart' });
     // A file within the limit still goes through.
     const fits = await dryRun(Buffer.from(`Artwork name\nx\n`), 'fits.csv', 'en', small);
     expect(fits.status).toBe(200);
