@@ -37,7 +37,10 @@
  *   `GET /metrics` without a token (server/plugins/app/metrics.ts);
  * - `REQUEST_LOG` (default 1): one info line per request (0 to switch off; server/plugins/app/requestLog.ts);
  * - `UPLOAD_STORE` (default `pg` on PostgreSQL, `disk` on SQLite) and the `S3_*` variables of the S3
- *   store: where uploads are kept (server/storage/storeConfig.ts).
+ *   store: where uploads are kept (server/storage/storeConfig.ts);
+ * - `IMPORT_MAX_BYTES` (default 100 MiB): the largest file the console's import takes (streamed to
+ *   `<DATA_DIR>/import-uploads/` while it is checked, server/routes/dev-api/import); other uploads keep
+ *   their own limits (`UPLOAD_LIMIT_BYTES`, the schemas' `x-upload`).
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -64,6 +67,8 @@ export interface AppConfig {
   consoleDir: string;
   /** Largest accepted upload, bytes. */
   uploadLimitBytes: number;
+  /** `IMPORT_MAX_BYTES`: largest file the console's import takes, bytes. */
+  importMaxBytes: number;
   ledgerBatchSize: number;
   ledgerBatchTimeoutMs: number;
   /** `LEDGER_SIGNING_KEY`: PEM or base64 seed; undefined = the key file in dataDir. */
@@ -177,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seed: env.SEED !== '0',
     consoleDir: pinned(resolve(env.CONSOLE_DIR || './dist')),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 2 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
+    importMaxBytes: positive(env.IMPORT_MAX_BYTES || String(100 * 1024 * 1024), 'IMPORT_MAX_BYTES'),
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
     ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,

@@ -74,6 +74,9 @@ export const serverMessagesEn = {
   'import.reportRow': 'Row',
   'import.reportField': 'Field',
   'import.reportReason': 'Reason',
+  // The header row of an import file, at the top of its dry run (kernel/server/importColumns.ts)
+  'import.columnsUnknown': 'Unknown columns (not imported): %{columns}.',
+  'import.columnsMissing': 'Missing required columns (a new row needs them): %{columns}.',
   // Ledger
   'ledger.authorNotOnChain':
     'The author "%{authorName}" (id %{author}) is not on chain yet: put the author on chain before their artworks',
@@ -175,4 +178,11 @@ export const fieldMessagesEn = {
   revision: 'Is a revision of another record (%{resource} %{recordId})',
   revisionValues: 'This revision cannot be restored: it is a delete, or older than the recorded values',
   readByRecipient: 'Only a recipient marks a notification read (Medicine > Messages)',
+  // The console's import file (server/routes/dev-api/import, kernel/server/importColumns.ts)
+  importMaxSize: 'Must be at most %{size} (the import limit, IMPORT_MAX_BYTES)',
+  textEncoding:
+    'Cannot be read as text: %{found}; save it as UTF-8, GB18030 (GBK) or UTF-16 with a byte-order mark',
+  columns:
+    'None of its columns is a field of %{resource} (%{columns}): the first row must name the fields, e.g. %{expected}',
+  fileFormat: 'Cannot be read as %{format}: %{reason}',
 };

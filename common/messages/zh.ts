@@ -52,6 +52,8 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'import.reportRow': '行',
   'import.reportField': '字段',
   'import.reportReason': '原因',
+  'import.columnsUnknown': '未知的列（不导入）：%{columns}。',
+  'import.columnsMissing': '缺少必填的列（新增的行需要）：%{columns}。',
   'ledger.authorNotOnChain': '作者“%{authorName}”（编号 %{author}）尚未上链：请先将作者上链，再上链其作品',
   'ledger.channelNotFound': '通道 %{id} 不存在',
   'ledger.notPublished': '%{kind} %{id} 未公开：尚未上链，或其公开页面已关闭',
@@ -138,4 +140,8 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   revision: '是另一条记录（%{resource} %{recordId}）的版本',
   revisionValues: '此版本无法恢复：它是一次删除，或早于记录字段值的版本',
   readByRecipient: '只有接收人可以将通知标为已读（医药 > 消息）',
+  importMaxSize: '不能超过 %{size}（导入文件的上限，IMPORT_MAX_BYTES）',
+  textEncoding: '无法作为文本读取：%{found}；请另存为 UTF-8、GB18030（GBK）或带字节顺序标记的 UTF-16',
+  columns: '没有一列是%{resource}的字段（%{columns}）：第一行须写字段名，例如 %{expected}',
+  fileFormat: '无法按 %{format} 读取：%{reason}',
 };

@@ -9,6 +9,11 @@
  *    same values: idempotent) or `rejected` (FieldError[]). Nothing is written to the resource.
  *    The key: the `id` column when the row has one and it is stored; else a unique field (`x-unique`);
  *    else the record representation (`x-resource.recordRepresentation`) when exactly one record has it.
+ *    The file is read from disk as a stream (its text encoding detected, server/import/textEncoding.ts),
+ *    {@link BATCH} rows at a time: the stored records a batch names by id are read in one query, the
+ *    references it names once per run. Its header row is reported first (importColumns.ts: unknown and
+ *    missing columns, kept in the job's `counts` JSON with the encoding's name); a file whose headers name
+ *    no field, or that cannot be decoded or parsed, is refused with a 400 naming `file` and no job is kept.
  * 2. `commitBatch`: the next {@link BATCH} rows to write, through the generic repository (the same checks,
  *    hooks and audit as the API's create/update, server/db/audit.ts) in ONE transaction; when the batch
  *    fails it is rolled back and its rows written one by one, a refused row becoming `rejected` with the
@@ -20,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FieldError } from '../../common/envelope';
 import { fieldErrorText, fieldLabel, type Language } from '../../common/messages/index';
+import { columnReport, columnText, noKnownColumn } from './importColumns';
 import { formatErrors, schemaForResource } from '../dialect/schemaRegistry';
 import { validatorFor } from '../dialect/validators';
 import type { Repository } from './repository';
@@ -27,7 +33,8 @@ import { columnFor, tableColumns, valueOf } from './tableColumns';
 import { nowText } from '../../server/db/database';
 import type { WriteActor } from '../../server/db/audit';
 import { ApiError, invalidField, notFound } from '../../server/errors';
-import { formatOf, readTable, type TableRow } from '../../server/import/table';
+import { formatOf, headOf, openTable, type TableFormat, type TableRow } from '../../server/import/table';
+import { EncodingError } from '../../server/import/textEncoding';
 import { isTateArtworks, tateArtworkRows } from '../../server/import/tateTable';
 
 /** Rows written per commit step (one transaction). */
@@ -38,6 +45,11 @@ const SAMPLE = 10;
 type Db = Kysely<any>;
 type Action = 'new' | 'changed' | 'unchanged' | 'rejected';
 export type Counts = Record<Action, number>;
+/**
+ * The job's `counts` column (JSON): the counts, and what the file's reading found: the header row's
+ * unknown headers and missing required fields (importColumns.ts), the text encoding's name.
+ */
+type StoredCounts = Counts & { columns?: { unknown: string[]; missing: string[] }; encoding?: string };
 
 /** What the console shows of a job. */
 export interface JobSummary {
@@ -47,6 +59,12 @@ export interface JobSummary {
   status: 'ready' | 'committing' | 'done' | 'discarded';
   total: number;
   counts: Counts;
+  /** The header row: headers naming no column, required fields (names) no header names. */
+  columns: { unknown: string[]; missing: string[] };
+  /** {@link columns} as a sentence in the caller's language, shown before any row; empty when all is well. */
+  columnsText: string;
+  /** The text encoding the file was read in (CSV, JSON), e.g. "UTF-8", "GB18030 (GBK)"; null for XLSX. */
+  encoding: string | null;
   /** Rows written so far, of `toWrite` (new + changed). */
   committed: number;
   toWrite: number;
@@ -70,15 +88,46 @@ function bodyOf(repo: Repository<object>, cells: Record<string, unknown>): Recor
   return body;
 }
 
-/** The stored record a row's body is keyed to (see the module doc), or undefined. */
-async function existingOf(db: Db, repo: Repository<object>, body: Record<string, unknown>) {
+/**
+ * What a batch of rows needs from the database, read once per batch instead of once per row: the stored
+ * records its rows name by `id` (one query), and which referenced records exist (remembered for the run).
+ */
+interface Lookups {
+  byId: Map<number, Record<string, unknown>>;
+  /** `<table>:<id>` → stored. */
+  references: Map<string, boolean>;
+}
+
+/** Reads the stored records the rows of `bodies` name by id into `lookups.byId` (replacing the last batch's). */
+async function lookUpIds(
+  db: Db,
+  repo: Repository<object>,
+  bodies: Record<string, unknown>[],
+  lookups: Lookups,
+) {
+  const ids = [...new Set(bodies.map((b) => b.id).filter((id) => Number.isSafeInteger(id)))] as number[];
+  lookups.byId = new Map();
+  if (!ids.length) return;
+  const rows = (await repo.matching(db, { ids }).execute()) as Record<string, unknown>[];
+  for (const row of rows) {
+    const record = repo.toRecord(row) as Record<string, unknown>;
+    lookups.byId.set(Number(record.id), record);
+  }
+}
+
+/**
+ * The stored record a row's body is keyed to (see the module doc), or undefined. A body with an `id` is
+ * looked up in `lookups.byId` (the batch's records read beforehand).
+ */
+async function existingOf(db: Db, repo: Repository<object>, body: Record<string, unknown>, lookups: Lookups) {
   const { table, unique, schema } = repo.model;
   const find = async (field: string, value: unknown) => {
     const rows = await db.selectFrom(table).select('id').where(field, '=', value).limit(2).execute();
     return rows.length === 1 ? Number(rows[0].id) : undefined;
   };
+  const known = typeof body.id === 'number' ? lookups.byId.get(body.id) : undefined;
+  if (known) return known;
   let id: number | undefined;
-  if (typeof body.id === 'number') id = await find('id', body.id);
   for (const field of unique)
     if (id === undefined && body[field] !== undefined) id = await find(field, body[field]);
   const rep = schema['x-resource']?.recordRepresentation;
@@ -86,13 +135,23 @@ async function existingOf(db: Db, repo: Repository<object>, body: Record<string,
   return id === undefined ? undefined : ((await repo.getOne(db, id)) as Record<string, unknown>);
 }
 
-/** FieldErrors of the references a body names that are not stored. */
-async function referenceErrors(db: Db, repo: Repository<object>, body: Record<string, unknown>) {
+/** FieldErrors of the references a body names that are not stored (each looked up once per run). */
+async function referenceErrors(
+  db: Db,
+  repo: Repository<object>,
+  body: Record<string, unknown>,
+  lookups: Lookups,
+) {
   const errors: FieldError[] = [];
   for (const r of repo.model.references) {
     const v = body[r.field];
     if (v === undefined || v === null || typeof v !== 'number') continue;
-    const found = await db.selectFrom(r.table).select('id').where('id', '=', v).executeTakeFirst();
+    const key = `${r.table}:${v}`;
+    let found = lookups.references.get(key);
+    if (found === undefined) {
+      found = !!(await db.selectFrom(r.table).select('id').where('id', '=', v).executeTakeFirst());
+      lookups.references.set(key, found);
+    }
     if (!found)
       errors.push({
         field: r.field,
@@ -108,11 +167,17 @@ async function referenceErrors(db: Db, repo: Repository<object>, body: Record<st
  * Classifies one row (see the module doc). A row with a source `key` (tateTable.ts) is found by its
  * `sourceId` first and written with the key; its `errors` (the source's layer) reject it.
  */
-async function classify(db: Db, repo: Repository<object>, row: TableRow) {
+async function classify(
+  db: Db,
+  repo: Repository<object>,
+  row: TableRow,
+  rowBody: Record<string, unknown>,
+  lookups: Lookups,
+) {
   if (row.errors?.length) return { action: 'rejected' as const, errors: row.errors };
-  const { id: _id, ...body } = row.body ?? bodyOf(repo, row.cells);
+  const { id: _id, ...body } = rowBody;
   const key = row.key ?? {};
-  const current = await existingOf(db, repo, { id: _id, ...key, ...body });
+  const current = await existingOf(db, repo, { id: _id, ...key, ...body }, lookups);
   const schemaId = repo.model.schemaId;
   if (current) {
     const patch = Object.fromEntries(
@@ -123,7 +188,7 @@ async function classify(db: Db, repo: Repository<object>, row: TableRow) {
     const errors = validate({ id: current.id, ...structuredClone(patch) })
       ? []
       : formatErrors(validate.errors);
-    errors.push(...(await referenceErrors(db, repo, patch)));
+    errors.push(...(await referenceErrors(db, repo, patch, lookups)));
     const before = Object.fromEntries(Object.keys(patch).map((k) => [k, current[k] ?? null]));
     return errors.length
       ? { action: 'rejected' as const, errors }
@@ -131,7 +196,7 @@ async function classify(db: Db, repo: Repository<object>, row: TableRow) {
   }
   const validate = validatorFor(`${schemaId}.create`);
   const errors = validate(structuredClone(body)) ? [] : formatErrors(validate.errors);
-  errors.push(...(await referenceErrors(db, repo, body)));
+  errors.push(...(await referenceErrors(db, repo, body, lookups)));
   return errors.length
     ? { action: 'rejected' as const, errors }
     : { action: 'new' as const, body: { ...body, ...key } };
@@ -148,63 +213,145 @@ export function repositoryOf(
   return repo;
 }
 
-/** Reads and checks a file (step 1), stores the job and its rows; resolves the job's summary. */
+/**
+ * The 400 naming the field `file` for a file that cannot be read (a ReadError: its encoding, or its
+ * format); any other error as it is.
+ */
+function unreadable(error: unknown, name: string, format: TableFormat): unknown {
+  if (!(error instanceof ReadError)) return error;
+  const e = error.reason;
+  if (e instanceof EncodingError)
+    return invalidField(
+      'file',
+      'textEncoding',
+      `${name} cannot be read as text: it is ${e.found.en}; save it as UTF-8, GB18030 (GBK) or UTF-16 with a byte-order mark`,
+      { found: e.found },
+    );
+  const reason = (e as Error).message;
+  return invalidField('file', 'fileFormat', `${name} cannot be read as ${format.toUpperCase()} (${reason})`, {
+    format: format.toUpperCase(),
+    reason,
+  });
+}
+
+/** An error of reading the file (not of the database): answered as a 400 naming `file`. */
+class ReadError extends Error {
+  constructor(public readonly reason: unknown) {
+    super((reason as Error)?.message ?? String(reason));
+  }
+}
+
+/** The rows of `rows` in arrays of `size`; an error of `rows` itself becomes a ReadError. */
+async function* batches<T>(rows: AsyncIterator<T>, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for (;;) {
+    let next;
+    try {
+      next = await rows.next();
+    } catch (e) {
+      throw new ReadError(e);
+    }
+    if (next.done) break;
+    batch.push(next.value);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/**
+ * Reads and checks a file on disk (step 1), stores the job and its rows; resolves the job's summary. The
+ * file is read as a stream (server/import/table.ts), {@link BATCH} rows at a time; its header row is
+ * reported first (importColumns.ts), and a file whose headers name no column is refused.
+ * @param file the uploaded file's name (its format by extension) and where it was saved
+ * @throws 400 naming `file` when it cannot be read (encoding, format) or names no column
+ */
 export async function dryRun(
   db: Db,
   repo: Repository<object>,
-  file: { name: string; data: Buffer },
+  file: { name: string; path: string },
   account: string,
   lang: Language,
 ): Promise<JobSummary> {
-  let rows;
-  const format = formatOf(file.name, file.data.subarray(0, 64));
+  const format = formatOf(file.name, await headOf(file.path));
+  let table;
   try {
-    rows = await readTable(file.data, format);
+    table = await openTable(file.path, format);
   } catch (e) {
-    throw invalidField('file', 'format', `${file.name} cannot be read (${(e as Error).message})`);
+    throw unreadable(new ReadError(e), file.name, format);
   }
-  // Tate's own layout goes through the command line's mapping (server/import/tateTable.ts).
-  if (format === 'json' && repo.model.name === 'artworks' && isTateArtworks(rows))
-    rows = await tateArtworkRows(db, rows);
   const id = randomUUID();
-  const counts: Counts = { new: 0, changed: 0, unchanged: 0, rejected: 0 };
-  const now = nowText();
-  await db
-    .insertInto('import_jobs')
-    .values({
-      id,
-      resource: repo.model.name,
-      fileName: file.name,
-      account,
-      status: 'ready',
-      total: rows.length,
-      counts: JSON.stringify(counts),
-      committed: 0,
-      createTime: now,
-      updateTime: now,
-    })
-    .execute();
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const values = [];
-    for (const row of rows.slice(i, i + BATCH)) {
-      const r = await classify(db, repo, row);
-      counts[r.action]++;
-      values.push({
-        jobId: id,
-        line: row.line,
-        action: r.action,
-        recordId: 'recordId' in r ? r.recordId : null,
-        body: 'body' in r ? JSON.stringify(r.body) : null,
-        before: 'before' in r ? JSON.stringify(r.before) : null,
-        errors: 'errors' in r ? JSON.stringify(r.errors) : null,
-        done: 0,
-      });
+  const counts: StoredCounts = { new: 0, changed: 0, unchanged: 0, rejected: 0 };
+  let total = 0;
+  let job = false;
+  try {
+    const chunks = batches(table.rows, BATCH);
+    let next = await chunks.next();
+    // Tate's own layout (told by the first rows) goes through the command line's mapping
+    // (server/import/tateTable.ts); other files' headers are reported, or refused when none is known.
+    const tate =
+      format === 'json' && repo.model.name === 'artworks' && !next.done && isTateArtworks(next.value);
+    if (!tate) {
+      const report = columnReport(repo.model, table.headers);
+      if (table.headers.length && !report.writable) throw noKnownColumn(repo.model, table.headers);
+      if (report.unknown.length || report.missing.length)
+        counts.columns = { unknown: report.unknown, missing: report.missing };
     }
-    if (values.length) await db.insertInto('import_job_rows').values(values).execute();
+    const now = nowText();
+    await db
+      .insertInto('import_jobs')
+      .values({
+        id,
+        resource: repo.model.name,
+        fileName: file.name,
+        account,
+        status: 'ready',
+        total: 0,
+        counts: JSON.stringify(counts),
+        committed: 0,
+        createTime: now,
+        updateTime: now,
+      })
+      .execute();
+    job = true;
+    const lookups: Lookups = { byId: new Map(), references: new Map() };
+    for (; !next.done; next = await chunks.next()) {
+      const rows = tate ? await tateArtworkRows(db, next.value) : next.value;
+      total += rows.length;
+      const bodies = rows.map((row) => row.body ?? bodyOf(repo, row.cells));
+      await lookUpIds(db, repo, bodies, lookups);
+      const values = [];
+      for (const [i, row] of rows.entries()) {
+        const r = await classify(db, repo, row, bodies[i], lookups);
+        counts[r.action]++;
+        values.push({
+          jobId: id,
+          line: row.line,
+          action: r.action,
+          recordId: 'recordId' in r ? r.recordId : null,
+          body: 'body' in r ? JSON.stringify(r.body) : null,
+          before: 'before' in r ? JSON.stringify(r.before) : null,
+          errors: 'errors' in r ? JSON.stringify(r.errors) : null,
+          done: 0,
+        });
+      }
+      await db.insertInto('import_job_rows').values(values).execute();
+    }
+    const encoding = table.encoding();
+    if (encoding) counts.encoding = encoding.name;
+  } catch (e) {
+    // Nothing of a file that cannot be read is kept (its rows are deleted with the job).
+    if (job) {
+      await db.deleteFrom('import_job_rows').where('jobId', '=', id).execute();
+      await db.deleteFrom('import_jobs').where('id', '=', id).execute();
+    }
+    throw unreadable(e, file.name, format);
   }
   await db
     .updateTable('import_jobs')
-    .set({ counts: JSON.stringify(counts) })
+    .set({ total, counts: JSON.stringify(counts) })
     .where('id', '=', id)
     .execute();
   return summary(db, id, lang);
@@ -240,7 +387,11 @@ async function rejectsOf(db: Db, id: string, schemaId: string, lang: Language, l
 /** The summary of job `id` in `lang`. */
 export async function summary(db: Db, id: string, lang: Language): Promise<JobSummary> {
   const job = await jobRow(db, id);
-  const counts = JSON.parse(job.counts) as Counts;
+  const {
+    columns = { unknown: [], missing: [] },
+    encoding,
+    ...counts
+  } = JSON.parse(job.counts) as StoredCounts;
   const schemaId = schemaForResource(job.resource).$id;
   const sample = await db
     .selectFrom('import_job_rows')
@@ -257,6 +408,9 @@ export async function summary(db: Db, id: string, lang: Language): Promise<JobSu
     status: job.status,
     total: Number(job.total),
     counts,
+    columns,
+    columnsText: columnText(columns, schemaId, lang),
+    encoding: encoding ?? null,
     committed: Number(job.committed),
     toWrite: counts.new + counts.changed,
     sample: sample.map((r) => ({
@@ -314,7 +468,7 @@ export async function commitBatch(
     .orderBy('line')
     .limit(BATCH)
     .execute()) as Record<string, any>[];
-  const counts = JSON.parse(job.counts) as Counts;
+  const counts = JSON.parse(job.counts) as StoredCounts;
   const mark = (trx: Db, line: number, extra: Record<string, unknown> = {}) =>
     trx
       .updateTable('import_job_rows')

@@ -1,8 +1,11 @@
 /**
  * The list's Import button, for every generated list whose resource has a create call: upload a CSV, XLSX
- * or JSON file; the server's dry run (kernel/server/importJobs.ts, `/dev-api/import/*`) shows the counts of new,
- * changed, unchanged and rejected rows, a sample of the changes and the first rejects (row, field, reason
- * in the console's language), with the whole reject report to download; then Import writes the rows in
+ * or JSON file (CSV in UTF-8, GBK or UTF-16, up to the server's IMPORT_MAX_BYTES); the server's dry run
+ * (kernel/server/importJobs.ts, `/dev-api/import/*`) shows, above everything, the header row's unknown and
+ * missing columns (the server's sentence in the console's language), then the counts of new, changed,
+ * unchanged and rejected rows, a sample of the changes and the first rejects (row, field, reason in the
+ * console's language), with the whole reject report to download; a file the server refuses (too large,
+ * an encoding it cannot read, no known column) is named in the dialog with the server's message; then Import writes the rows in
  * batches (one `commit` call each) with progress. The job lives on the server: after a reload the dialog
  * offers to continue the unfinished job. The server enforces the admin role.
  */
@@ -36,6 +39,8 @@ interface Job {
   status: 'ready' | 'committing' | 'done' | 'discarded';
   total: number;
   counts: { new: number; changed: number; unchanged: number; rejected: number };
+  /** The header row's report in the console's language ('' when every column is known). */
+  columnsText: string;
   committed: number;
   toWrite: number;
   sample: { row: number; action: string; before: unknown; after: unknown }[];
@@ -101,6 +106,8 @@ export function ImportButton() {
   const [job, setJob] = useState<Job | null>(null);
   const [resume, setResume] = useState<Job | null>(null);
   const [busy, setBusy] = useState<'checking' | 'committing' | null>(null);
+  /** The server's refusal of the picked file (its message in the console's language). */
+  const [refused, setRefused] = useState<string | null>(null);
   const name = translate(`resources.${resource}.name`, { smart_count: 2 });
   const label = (field: string) => translate(`resources.${resource}.fields.${field}`, { _: field });
   // A phone gets the whole screen: the report's tables need the width.
@@ -117,11 +124,12 @@ export function ImportButton() {
     const form = new FormData();
     form.append('file', file, file.name);
     setBusy('checking');
+    setRefused(null);
     try {
       setJob(await call<Job>(`/dryRun${toQuery({ resource })}`, form));
       setResume(null);
     } catch (e) {
-      notify((e as Error).message, { type: 'error' });
+      setRefused((e as Error).message);
     } finally {
       setBusy(null);
     }
@@ -147,6 +155,7 @@ export function ImportButton() {
   const close = () => {
     setOpen(false);
     setJob(null);
+    setRefused(null);
   };
   const progress = job && job.toWrite ? (100 * Math.min(job.committed, job.toWrite)) / job.toWrite : 0;
   return (
@@ -199,11 +208,21 @@ export function ImportButton() {
               <input
                 hidden
                 type="file"
-                accept=".csv,.xlsx,.json,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                accept=".csv,.tsv,.txt,.xlsx,.json,text/csv,text/plain,text/tab-separated-values,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
                 data-testid="import-file"
-                onChange={(e) => e.target.files?.[0] && void pick(e.target.files[0])}
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  // The same file may be picked again after a refusal.
+                  e.target.value = '';
+                  if (file) void pick(file);
+                }}
               />
             </Button>
+          )}
+          {refused && !job && (
+            <Alert severity="error" sx={{ mt: 2 }} data-testid="import-error">
+              {refused}
+            </Alert>
           )}
           {busy === 'checking' && (
             <>
@@ -213,6 +232,11 @@ export function ImportButton() {
           )}
           {job && (
             <>
+              {job.columnsText && (
+                <Alert severity="warning" sx={{ mb: 2 }} data-testid="import-columns">
+                  {job.columnsText}
+                </Alert>
+              )}
               <Typography data-testid="import-counts" sx={{ mb: 1 }}>
                 {translate('baas.transfer.import_counts', { ...job.counts, total: job.total })}
               </Typography>

@@ -7,13 +7,15 @@
  *   page's language), through the Import dialog: the dry run reports 5 new and 3 rejected and names row,
  *   field and reason in the page's language (on screen and in the downloaded reject report); Import writes
  *   the 5; the same file again changes nothing (0 new, 0 changed, 5 unchanged) and offers nothing to import.
+ * - a CSV with unknown headers and missing required ones: the dialog names them above the counts, in the
+ *   page's language; a CSV whose headers name no field is refused in the dialog, saying so;
  * - the dry-run report fits a 1440 px and a 375 px screen in Chinese (screenshots in helpers/screenshots.ts's
  *   folder).
  * Run time: the full import before the server starts (about 10-20 s of CPU), then a few seconds per export.
  * Where the full Tate files are not there (TATE_DIR, default ../shared/data/tate), the same tests run on
  * the first-start seed (1,826 artworks), the file still having every row the list counts; a line says so.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -59,6 +61,9 @@ const TEXT = {
     committed: 'Importing… 5 of 5',
     close: /^Close$/,
     nothing: /Nothing to import/,
+    columns:
+      'Unknown columns (not imported): Notes, Room. Missing required columns (a new row needs them): Category (classify), Texture / medium (texture).',
+    noColumn: /^file: none of its columns is a field of artworks \(Notes, Room\)/,
   },
   zh: {
     name: '作品名称',
@@ -71,6 +76,9 @@ const TEXT = {
     committed: '正在导入… 5 / 5',
     close: /^关闭$/,
     nothing: /没有可导入的行/,
+    columns:
+      '未知的列（不导入）：Notes、Room。缺少必填的列（新增的行需要）：作品分类（classify）、材质（texture）。',
+    noColumn: /^文件：没有一列是作品的字段（Notes、Room）/,
   },
 };
 
@@ -173,6 +181,33 @@ describe.each(['en', 'zh'] as const)('import a spreadsheet (%s)', (lang) => {
       expect(await ui.commitButton().isDisabled()).toBe(true);
       await ui.close(t.close);
       expect(await artworkTotal()).toBe(before + 5);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe.each(['en', 'zh'] as const)('the header row of a CSV (%s)', (lang) => {
+  const t = TEXT[lang];
+
+  it('unknown and missing columns are named above the counts; a file naming no field is refused, saying so', async () => {
+    const partial = join(dir, `columns-${lang}.csv`);
+    writeFileSync(partial, `${t.name},${t.author},Notes,Room\nA work,${author},n,r\n`);
+    const none = join(dir, `no-column-${lang}.csv`);
+    writeFileSync(none, `Notes,Room\nn,r\n`);
+    const page = await env.signIn('admin', lang);
+    const ui = new TransferPage(page, env.baseUrl);
+    try {
+      await ui.openList('artworks');
+      await ui.dryRun(partial);
+      const [columns, counts] = await ui.reportTop();
+      expect(columns).toBe(t.columns);
+      expect(counts).toMatch(
+        lang === 'en' ? /^0 new, 0 changed, 0 unchanged, 1 rejected/ : /^新增 0，修改 0，未变 0，拒绝 1/,
+      );
+      await ui.close(t.close);
+      expect(await ui.refusedDryRun(none)).toMatch(t.noColumn);
+      await ui.close(t.close);
     } finally {
       await page.context().close();
     }

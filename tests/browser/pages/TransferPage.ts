@@ -1,7 +1,8 @@
 /**
  * Page object of a list's Export menu and Import dialog (src/schema-ui/exportMenu.tsx, importDialog.tsx):
- * the file the Export button downloads (CSV or XLSX), and the dialog's dry-run report (its counts line,
- * the rejects table, the downloadable reject report), Import and Close, as the operator sees them.
+ * the file the Export button downloads (CSV or XLSX), and the dialog's dry-run report (the header row's
+ * report above it, its counts line, the rejects table, the downloadable reject report), a refused file's
+ * message, Import and Close, as the operator sees them.
  */
 import type { Locator } from 'playwright-core';
 import { BasePage } from './BasePage';
@@ -39,6 +40,24 @@ export class TransferPage extends BasePage {
     const counts = this.dialog().getByTestId('import-counts');
     await counts.waitFor({ timeout: 60_000 });
     return (await counts.textContent())!.trim();
+  }
+
+  /**
+   * The report's first lines: the header row's report (unknown and missing columns, '' when there is none)
+   * and the counts line, in the order they are shown (the header report must come first).
+   */
+  async reportTop(): Promise<string[]> {
+    const top = this.dialog().locator('[data-testid="import-columns"], [data-testid="import-counts"]');
+    return (await top.allTextContents()).map((t) => t.trim());
+  }
+
+  /** Opens the Import dialog and gives it `file`, which the server refuses: the message the dialog shows. */
+  async refusedDryRun(file: string): Promise<string> {
+    await this.page.getByTestId('import-button').click();
+    await this.dialog().getByTestId('import-file').setInputFiles(file);
+    const error = this.dialog().getByTestId('import-error');
+    await error.waitFor({ timeout: 60_000 });
+    return (await error.textContent())!.trim();
   }
 
   /** The rejects table of the dry-run report: its header cells and its rows of cell texts. */

@@ -1,7 +1,11 @@
 /**
  * The console's import calls (admin only; kernel/server/importJobs.ts does the work), under `/dev-api/import`:
- * - `POST /dryRun?resource=` multipart (part `file`: CSV, XLSX or JSON) → the job's summary: counts of new,
- *   changed, unchanged and rejected rows, a sample diff, the first rejects; nothing written yet;
+ * - `POST /dryRun?resource=` multipart (part `file`: CSV, XLSX or JSON, at most `IMPORT_MAX_BYTES`, default
+ *   100 MiB) → the job's summary: the header row's unknown and missing columns, counts of new, changed,
+ *   unchanged and rejected rows, a sample diff, the first rejects; nothing written yet. The file is
+ *   streamed to `<DATA_DIR>/import-uploads/` (never held in memory), read from there and deleted after
+ *   the dry run. A larger file is refused with 413 naming `file` and the limit (keyword `importMaxSize`);
+ *   one that cannot be read (its text encoding, its format, no known column) with 400 naming `file`;
  * - `GET /jobs?resource=` → the unfinished jobs of a resource (the console offers to continue one);
  * - `GET /job?id=` → a job's summary;
  * - `POST /commit {id}` → writes the next batch (one transaction, audited) and answers the summary;
@@ -10,12 +14,19 @@
  * - `GET /rejects?id=` → the reject report as CSV (row, field, reason in the caller's language; the column
  *   headers from the message catalogues, common/messages `import.report*`).
  */
-import type { FastifyInstance } from 'fastify';
-import { languageOf, serverMessages } from '../../../../common/messages/index';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatBytes } from '../../../../common/fileTypes';
+import { languageOf, msg, serverMessages } from '../../../../common/messages/index';
 import { actorOf } from '../../../db/audit';
 import { ok } from '../../../plugins/app/envelope';
 import multipart from '../../../plugins/external/multipart';
-import { invalidField } from '../../../errors';
+import { ApiError, invalidField } from '../../../errors';
+import { multipartError } from '../../../storage/multipartError';
 import {
   commitBatch,
   discard,
@@ -41,6 +52,53 @@ const idParam = {
   additionalProperties: false,
 } as const;
 
+/** The 413 refusing an import file over `limit` bytes (field `file`, keyword `importMaxSize`). */
+function tooLarge(limit: number): ApiError {
+  const size = formatBytes(limit);
+  // The envelope's code of a body over a limit is 413 too (server/plugins/app/envelope.ts).
+  return new ApiError(413, 413, msg('request.fields'), {
+    errors: [
+      {
+        field: 'file',
+        keyword: 'importMaxSize',
+        params: { limit, size },
+        message: `file: must be at most ${size} (the import limit, IMPORT_MAX_BYTES)`,
+      },
+    ],
+  });
+}
+
+/**
+ * Streams the multipart part `file` of `req` to a new file under `dir`, at most `limit` bytes: its name
+ * and path. The caller deletes the file.
+ * @throws 400 naming `file` when there is none or the body is malformed, 413 when it is over `limit`
+ */
+async function receiveFile(
+  req: FastifyRequest,
+  dir: string,
+  limit: number,
+): Promise<{ name: string; path: string }> {
+  let part;
+  try {
+    part = await req.file({ limits: { fileSize: limit, files: 1 } });
+  } catch (e) {
+    throw multipartError(e, 'file') ?? e;
+  }
+  if (!part || part.fieldname !== 'file')
+    throw invalidField('file', 'required', 'send the file as the multipart/form-data part "file"');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, randomUUID());
+  try {
+    await pipeline(part.file, createWriteStream(path));
+    if (part.file.truncated) throw tooLarge(limit);
+  } catch (e) {
+    await rm(path, { force: true });
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(limit);
+    throw multipartError(e, 'file') ?? e;
+  }
+  return { name: part.filename, path };
+}
+
 export default async function importRoutes(app: FastifyInstance) {
   await app.register(multipart);
   const onRequest = app.requireRoles(['admin']);
@@ -56,10 +114,13 @@ export default async function importRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const repo = repositoryOf(repos, req.query.resource);
-      const part = await req.file();
-      if (!part) throw invalidField('file', 'required', 'a file is required');
-      const data = await part.toBuffer();
-      return ok(await dryRun(app.db, repo, { name: part.filename, data }, actorOf(req).account, lang(req)));
+      const dir = join(app.config.dataDir, 'import-uploads');
+      const file = await receiveFile(req, dir, app.config.importMaxBytes);
+      try {
+        return ok(await dryRun(app.db, repo, file, actorOf(req).account, lang(req)));
+      } finally {
+        await rm(file.path, { force: true });
+      }
     },
   );
   app.get<{ Querystring: { resource: string } }>(
