@@ -1,6 +1,6 @@
 /**
- * Messages of the generic screens' record history (history.tsx) and saved views / column chooser
- * (savedViews.tsx), under `schemaUi`, English and Chinese with the same keys (src/i18n/merge.ts spreads
+ * Messages of the generic screens' record history (history.tsx), saved views / column chooser
+ * (savedViews.tsx) and the edit page's live notice (src/live/ChangedElsewhere.tsx), under `schemaUi`, English and Chinese with the same keys (src/i18n/merge.ts spreads
  * them into the catalogues; its test checks key parity).
  */
 
@@ -38,6 +38,11 @@ const en = {
       delete: 'Delete view',
       columns: 'Columns',
     },
+    live: {
+      changedBy: 'This record was changed by %{actor} since you opened it',
+      changedElsewhere: 'This record was changed elsewhere since you opened it',
+      reload: 'Reload',
+    },
   },
 };
 
@@ -74,6 +79,11 @@ const zh: typeof en = {
       sharedBy: '由 %{account} 共享',
       delete: '删除视图',
       columns: '列',
+    },
+    live: {
+      changedBy: '此记录在您打开后已被 %{actor} 修改',
+      changedElsewhere: '此记录在您打开后已在别处被修改',
+      reload: '重新加载',
     },
   },
 };

@@ -67,6 +67,7 @@ import { ImportButton } from './importDialog';
 import { isFinal } from '../../kernel/dialect/frozen';
 import { useCreateSuccess } from './createSuccess';
 import { useRecordQueryOptions } from './recordQuery';
+import { ChangedElsewhere, useEditQueryOptions } from '../live/ChangedElsewhere';
 
 export interface SchemaOverrides {
   /** Display components by source. */
@@ -492,10 +493,12 @@ function SchemaForm({
 export function SchemaEdit({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
   const queryOptions = useRecordQueryOptions(resource);
+  // Live updates: the record is not reloaded under the form; a change made elsewhere is said (src/live).
+  const liveOptions = useEditQueryOptions();
   return (
     <Edit
       resource={resource}
-      queryOptions={queryOptions}
+      queryOptions={{ ...queryOptions, ...liveOptions }}
       title={<RecordTitle />}
       mutationMode="pessimistic"
       redirect="show"
@@ -507,6 +510,7 @@ export function SchemaEdit({ resource, overrides }: { resource: string; override
       }
     >
       {schema['x-resource']?.twoStep && <TwoStepHeader active={1} />}
+      <ChangedElsewhere />
       <SchemaForm schema={schema} resource={resource} mode="update" overrides={overrides} />
     </Edit>
   );
