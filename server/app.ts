@@ -41,6 +41,7 @@ import importRoutes from './routes/dev-api/import/index';
 import platformUserRoutes from './routes/app-api/user/index';
 import historyRoutes from './routes/dev-api/history/index';
 import viewRoutes from './routes/dev-api/views/index';
+import eventRoutes from './routes/dev-api/events/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -134,5 +135,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(historyRoutes, { prefix: '/dev-api/history' });
   // Saved views of lists, per account, and each list's last view (issue 21 item 4).
   await app.register(viewRoutes, { prefix: '/dev-api/views' });
+  // Live updates: the record events the caller may read, as server-sent events (issue 32).
+  await app.register(eventRoutes, { prefix: '/dev-api' });
   return app;
 }

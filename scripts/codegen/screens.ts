@@ -181,6 +181,8 @@ export interface ProbeResult {
   multipart: boolean;
   /** The answer was JSON. */
   json: boolean;
+  /** The answer is a stream of server-sent events (`text/event-stream`: GET /dev-api/events), left after its headers. */
+  stream?: boolean;
 }
 
 /** The URL a probe asks: `{*}` (a wildcard suffix) filled with a directory name. */
@@ -213,19 +215,37 @@ export async function probeCall(
   path: string,
 ): Promise<ProbeResult> {
   const ask = async (body: { headers?: Record<string, string>; payload?: unknown }) => {
+    // As a stream: an event stream never ends, so it is left once its headers are there.
     const res = await app.inject({
       method: method as 'GET',
       url: probeUrl(path),
       headers: { ...(token ? { 'x-token': token } : {}), ...(body.headers ?? {}) },
       ...(body.payload !== undefined ? { payload: body.payload as string } : {}),
+      payloadAsStream: true,
     });
+    const answer = res.stream();
+    if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      answer.on('error', () => undefined);
+      answer.destroy();
+      return {
+        status: res.statusCode,
+        code: undefined,
+        msg: '',
+        fields: [] as string[],
+        json: false,
+        stream: true,
+      };
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer) chunks.push(Buffer.from(chunk as Buffer));
+    const text = Buffer.concat(chunks).toString('utf8');
     let json: Json = {};
     let isJson = true;
     try {
-      json = res.json();
+      json = JSON.parse(text) as Json;
     } catch {
       isJson = false;
-      json = { msg: res.body.slice(0, 80) };
+      json = { msg: text.slice(0, 80) };
     }
     const errors: Json[] = Array.isArray(json.data?.errors) ? json.data.errors : [];
     return {
@@ -254,6 +274,8 @@ export function probeStatus(r: ProbeResult, platformSession = false): string {
   if (platformSession && r.status === 401 && r.code === 2)
     return "answers; refuses a console account's token (401, code 2)";
   if (r.status === 200 && r.code === 0) return 'answers';
+  // The console's live updates: a stream of server-sent events (GET /dev-api/events).
+  if (r.status === 200 && r.stream) return 'answers (a stream of server-sent events, not an envelope)';
   // The one call answering a document of its own instead of the envelope (GET /dev-api/openapi.json).
   if (r.status === 200 && r.code === undefined && r.json) return 'answers (a JSON document, not an envelope)';
   // The transparency log's own formats (C2SP tlog-checkpoint notes, tlog-tiles), text or binary.

@@ -21,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { nowText } from './database';
+import { announceRecordWrite } from './recordEvents';
 
 /** The table of the audit trail. */
 export const AUDIT_TABLE = 'audit_log';
@@ -33,15 +34,22 @@ export interface WriteActor {
   account: string;
   /** Method and route path, e.g. `POST /dev-api/user/add`. */
   call: string;
+  /** The request's `X-Client-Id` (the console tab that wrote; told in the record events only, not stored). */
+  clientId?: string;
 }
+
+/** An `X-Client-Id` header the record events carry: 1 to 64 letters, digits, `-` or `_`. */
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The actor of a request that passed `app.requireRoles` (its account) and its call. */
 export function actorOf(request: FastifyRequest): WriteActor {
   const a = request.account;
+  const clientId = request.headers['x-client-id'];
   return {
     accountId: a?.id ?? null,
     account: a?.account ?? '',
     call: `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`,
+    ...(typeof clientId === 'string' && CLIENT_ID.test(clientId) ? { clientId } : {}),
   };
 }
 
@@ -112,6 +120,15 @@ export async function recordAudit(
       state: stateText(entry.after, entry.stateColumns),
     })
     .execute();
+  // Live updates (issue 32): the write told to the consoles once its transaction commits (recordEvents.ts).
+  if (actor !== BASE_REVISION_ACTOR)
+    await announceRecordWrite(db, {
+      resource: entry.resource,
+      id: String(entry.recordId),
+      action: !entry.before ? 'create' : !entry.after ? 'delete' : 'update',
+      actor: actor.account,
+      clientId: actor.clientId ?? null,
+    });
 }
 
 /** The actor of a base revision: the record as it was stored before its first audited write. */

@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import type { Database } from './database';
 import { ChangeFeed, countLocalWrites, setChangeFeed } from './pgChanges';
+import { RecordEvents, setRecordEvents, sqliteRecordEvents } from './recordEvents';
 
 export interface DbOptions {
   dataDir: string;
@@ -190,9 +191,12 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
     pgPools.set(db, pool);
     // The change generation of pgChanges.ts: this pool's writes counted now; the listener starts with
     // the server (server/plugins/app/db.ts), until then the caches keep nothing.
-    const feed = new ChangeFeed(opts.databaseUrl);
+    // The same listener hands the record events (recordEvents.ts) of every instance to this one's.
+    const records = new RecordEvents();
+    const feed = new ChangeFeed(opts.databaseUrl, records);
     countLocalWrites(pool, feed);
     setChangeFeed(db, feed);
+    setRecordEvents(db, records);
     return { db, dialect: 'postgres' };
   }
   let file = opts.sqliteFile;
@@ -205,10 +209,15 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // Record events (recordEvents.ts): queued in a transaction, told to this process's listeners after commit.
+  const records = new RecordEvents();
   const db: Kysely<Database> = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachedStatements(database) }),
+    dialect: new SqliteDialect({
+      database: sqliteRecordEvents(database, cachedStatements(database), records),
+    }),
     log: queryLog(() => db),
   });
   sqliteHandles.set(db, database);
+  setRecordEvents(db, records);
   return { db, dialect: 'sqlite' };
 }

@@ -22,6 +22,7 @@
  */
 import pg from 'pg';
 import type { Kysely } from 'kysely';
+import { RECORD_CHANNEL, type RecordEvents } from './recordEvents';
 
 /** The channel of the notifications. */
 export const CHANGE_CHANNEL = 'baas_changes';
@@ -39,8 +40,16 @@ export class ChangeFeed {
   private listening = false;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
+  private listenedBefore = false;
 
-  constructor(private readonly url: string) {}
+  /**
+   * @param url the database's connection string
+   * @param records where the record events (`baas_records` notifications) go; none: not listened to
+   */
+  constructor(
+    private readonly url: string,
+    private readonly records?: RecordEvents,
+  ) {}
 
   /** The current generation, or undefined while notifications may be missed (listener down). */
   get current(): number | undefined {
@@ -66,13 +75,19 @@ export class ChangeFeed {
     };
     client.on('error', down);
     client.on('end', down);
-    client.on('notification', () => this.bump());
+    client.on('notification', (msg) => {
+      if (msg.channel === RECORD_CHANNEL) this.records?.emitPayload(msg.payload);
+      else this.bump();
+    });
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      if (this.records) await client.query(`LISTEN ${RECORD_CHANNEL}`);
       // Whatever committed before LISTEN took effect was not notified: nothing cached before counts.
       this.bump();
       this.listening = this.listener === client;
+      if (this.listening && this.listenedBefore) this.records?.emit('resync');
+      if (this.listening) this.listenedBefore = true;
     } catch {
       down();
     }

@@ -2,7 +2,8 @@
  * The console's HTTP transport: a `fetchJson`-like function (same call shape as react-admin's
  * `fetchUtils.fetchJson`) that speaks the platform envelope `{code, msg, data}` (common/envelope.ts).
  *
- * - Sends the token from the `Admin-Token` cookie in the `X-Token` header (docs/api.md).
+ * - Sends the token from the `Admin-Token` cookie in the `X-Token` header (docs/api.md), and this tab's id
+ *   in `X-Client-Id` (src/live/clientId.ts: the live record events tell the tab its own saves).
  * - JSON-encodes nothing itself: callers pass `body` as a JSON string (sent with
  *   `Content-Type: application/json`) or as `FormData` (multipart uploads).
  * - Resolves `{ status, headers, body, json }` when the envelope means success (`isSuccess`: code 0 or
@@ -22,6 +23,7 @@ import { HttpError } from 'ra-core';
 import { isSuccess, type Envelope, type FieldError } from '../../common/envelope';
 import { messageForFieldError, serializeMessage } from '../i18n/validation';
 import { languageOf, type Language } from '../../common/messages/language';
+import { CLIENT_ID, CLIENT_ID_HEADER } from '../live/clientId';
 
 /** Name of the cookie that holds the session token (as the product has it). */
 export const TOKEN_COOKIE = 'Admin-Token';
@@ -109,6 +111,7 @@ export function createHttpClient(
     if (!headers.has('Accept-Language')) headers.set('Accept-Language', lang);
     const t = token();
     if (t) headers.set('X-Token', t);
+    if (!headers.has(CLIENT_ID_HEADER)) headers.set(CLIENT_ID_HEADER, CLIENT_ID);
     let response: Response;
     try {
       response = await doFetch(url, {

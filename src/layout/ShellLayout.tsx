@@ -37,6 +37,7 @@ import { Navbar } from './Navbar';
 import { TagsView } from './TagsView';
 import { LoggedOutDialog } from './LoggedOutDialog';
 import { KeepAlive } from './keepAlive';
+import { LiveUpdates } from '../live/LiveUpdates';
 import { Page401 } from './pages/ErrorPages';
 import { recordTagText, routeTitle } from './routeTitle';
 
@@ -361,6 +362,8 @@ function ShellFrame({ children }: { children?: ReactNode }) {
           </Box>
         </Box>
         <LoggedOutDialog />
+        {/* The session's live record events: lists and pages reload what others change (src/live). */}
+        <LiveUpdates />
       </Box>
     </ShellContext.Provider>
   );

@@ -1,6 +1,6 @@
 /**
  * Messages of the generic screens' record history (history.tsx), saved views / column chooser
- * (savedViews.tsx) and the edit page's conflict view (conflict.tsx), under `schemaUi`, English here, Chinese in ./i18n.zh.ts with
+ * (savedViews.tsx), the edit page's conflict view (conflict.tsx) and live notice (src/live/ChangedElsewhere.tsx), under `schemaUi`, English here, Chinese in ./i18n.zh.ts with
  * the same keys (src/i18n/en.ts and zh.ts merge them; src/i18n/i18n.test.ts checks key parity).
  */
 
@@ -54,6 +54,11 @@ const en = {
       save: 'Save with these values',
       cancel: 'Back to the form',
       same: 'Both made the same change',
+    },
+    live: {
+      changedBy: 'This record was changed by %{actor} since you opened it',
+      changedElsewhere: 'This record was changed elsewhere since you opened it',
+      reload: 'Reload',
     },
   },
 };

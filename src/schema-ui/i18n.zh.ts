@@ -55,6 +55,11 @@ const zh: typeof en = {
       cancel: '返回表单',
       same: '双方修改相同',
     },
+    live: {
+      changedBy: '此记录在您打开后已被 %{actor} 修改',
+      changedElsewhere: '此记录在您打开后已在别处被修改',
+      reload: '重新加载',
+    },
   },
 };
 

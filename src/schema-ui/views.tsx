@@ -68,6 +68,7 @@ import { isFinal } from '../../kernel/dialect/frozen';
 import { useCreateSuccess } from './createSuccess';
 import { ConflictDialog, ConflictProvider, useConflictOnError } from './conflict';
 import { useRecordQueryOptions } from './recordQuery';
+import { ChangedElsewhere, useEditQueryOptions } from '../live/ChangedElsewhere';
 
 export interface SchemaOverrides {
   /** Display components by source. */
@@ -499,10 +500,12 @@ export function SchemaEdit({ resource, overrides }: { resource: string; override
   const queryOptions = useRecordQueryOptions(resource);
   // A save refused because the record changed since (409) opens the conflict view (conflict.tsx).
   const { onError, state } = useConflictOnError(resource);
+  // Live updates: the record is not reloaded under the form; a change made elsewhere is said (src/live).
+  const liveOptions = useEditQueryOptions();
   return (
     <Edit
       resource={resource}
-      queryOptions={queryOptions}
+      queryOptions={{ ...queryOptions, ...liveOptions }}
       title={<RecordTitle />}
       mutationMode="pessimistic"
       mutationOptions={{ onError }}
@@ -515,6 +518,7 @@ export function SchemaEdit({ resource, overrides }: { resource: string; override
       }
     >
       {schema['x-resource']?.twoStep && <TwoStepHeader active={1} />}
+      <ChangedElsewhere />
       <ConflictProvider value={state}>
         <SchemaForm schema={schema} resource={resource} mode="update" overrides={overrides} />
       </ConflictProvider>

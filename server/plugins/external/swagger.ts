@@ -14,8 +14,8 @@
  *   react-admin verbs of the call, else its path in words) and `security` (from the `requireRoles` guard,
  *   the roles listed as OpenAPI 3.1 allows for apiKey schemes). It reads only the route options, so
  *   routes written by hand and routes generated from the schemas get the same.
- * - documents the answers (`transformObject`): the envelope `{code, msg, data}` for 200, and 400 / 401 /
- *   403 where the call validates input or is guarded.
+ * - documents the answers (`transformObject`): the envelope `{code, msg, data}` for 200 (an event stream's
+ *   own 200 is kept), and 400 / 401 / 403 where the call validates input or is guarded.
  */
 import fp from 'fastify-plugin';
 import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
@@ -222,7 +222,10 @@ function documentAnswers(doc: Json): Json {
                 description: 'This document',
                 content: { 'application/json': { schema: { type: 'object' } } },
               }
-            : answer('Success: code 0'),
+            : // A stream of server-sent events (GET /dev-api/events) documents its own answer.
+              op.responses?.[200]?.content?.['text/event-stream']
+              ? op.responses[200]
+              : answer('Success: code 0'),
       };
       if (op.parameters?.length || op.requestBody) responses[400] = answer('Invalid input: code 400');
       if (op.security?.length) responses[401] = answer('Not signed in (code 401) or bad token (code 2)');
