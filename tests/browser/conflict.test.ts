@@ -44,7 +44,7 @@ describe.each(['en', 'zh'] as const)('two editors, one record (%s)', (lang) => {
         `/artmanager/artwork/ArtInfoByArtId?artId=${id}`,
       );
       await first.openEdit('artworks', id);
-      await second.openEdit("artworks", id);
+      await second.openEdit('artworks', id);
 
       await first.fill(t.name, `First editor ${lang}`);
       await first.fill(t.medium, `Medium of the first ${lang}`);

@@ -16,7 +16,10 @@ export class ConflictPage extends BasePage {
   /** Replaces the value of the form's text field labelled `label` (a required field's label ends in " *"). */
   async fill(label: string, value: string): Promise<void> {
     const escaped = label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    await this.page.getByLabel(new RegExp(`^${escaped}(\\s*\\*)?$`)).first().fill(value);
+    await this.page
+      .getByLabel(new RegExp(`^${escaped}(\\s*\\*)?$`))
+      .first()
+      .fill(value);
   }
 
   /** Clicks the form's Save button (`name`: its label in the console's language). */
