@@ -428,14 +428,17 @@ process.once('SIGINT', () => {
 
 // `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts); `npm run bench -- --ledger`:
 // the ledger's section alone (bench/ledger.ts; BENCH_LEDGER_PARTS chooses its parts); `--transfer`:
-// export and import (bench/transfer.ts).
+// export and import (bench/transfer.ts); `--conflicts`: many operators editing the same records
+// (bench/conflicts.ts).
 (process.argv.includes('--scale')
   ? import('./scale').then((m) => m.main(process.argv))
   : process.argv.includes('--ledger')
     ? import('./ledger').then((m) => m.run())
     : process.argv.includes('--transfer')
       ? import('./transfer').then((m) => m.main())
-      : main()
+      : process.argv.includes('--conflicts')
+        ? import('./conflicts').then((m) => m.main())
+        : main()
 ).then(
   () => process.exit(0),
   (e: unknown) => {
