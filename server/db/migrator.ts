@@ -125,7 +125,13 @@ export async function planMigrations(
   const plans: MigrationPlan[] = [];
   const work = async (trx: Kysely<any>) => {
     for (const m of pending) {
-      const plan: MigrationPlan = { name: m.name, written: m.written, steps: m.module.steps ?? [], checks: [], refused: null };
+      const plan: MigrationPlan = {
+        name: m.name,
+        written: m.written,
+        steps: m.module.steps ?? [],
+        checks: [],
+        refused: null,
+      };
       plans.push(plan);
       try {
         await (m.module.up as ReportingUp)(trx, (found) => plan.checks.push(...found));
@@ -136,16 +142,14 @@ export async function planMigrations(
     }
   };
   if (isPostgres(db)) {
-    await db
-      .connection()
-      .execute(async (conn) => {
-        await sql`BEGIN`.execute(conn);
-        try {
-          await work(conn);
-        } finally {
-          await sql`ROLLBACK`.execute(conn);
-        }
-      });
+    await db.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      try {
+        await work(conn);
+      } finally {
+        await sql`ROLLBACK`.execute(conn);
+      }
+    });
   } else await sqliteTransaction(db, false, () => work(db));
   return plans;
 }

@@ -34,14 +34,20 @@ import { migrations } from '../../server/db/migrations/index';
 import { createTestApp, type TestApp } from './helpers';
 
 const root = resolve(__dirname, '../..');
-const { $comment: _c, ...snapshot } = JSON.parse(readFileSync(join(root, SNAPSHOT_PATH), 'utf8')) as StorageSnapshot & {
+const { $comment: _c, ...snapshot } = JSON.parse(
+  readFileSync(join(root, SNAPSHOT_PATH), 'utf8'),
+) as StorageSnapshot & {
   $comment?: string;
 };
 const actor = { accountId: null, account: 'tester', call: 'POST /test' };
 const label = (en: string) => ({ en, zh: en });
 
 /** The test resource's schema: `props` and `extra` root keywords over a minimal resource. */
-function evo(props: Record<string, object>, extra: Record<string, unknown> = {}, table = 'evo_items'): ResourceSchema {
+function evo(
+  props: Record<string, object>,
+  extra: Record<string, unknown> = {},
+  table = 'evo_items',
+): ResourceSchema {
   return {
     $schema: './meta.schema.json',
     // The registry's id of a schema without cross-field rules: the repository's update looks its
@@ -135,8 +141,14 @@ describe('a schema edit on a database with data', () => {
     const before = await rows();
     const plans = await planMigrations(t.app.db, list, m);
     expect(plans.map((p) => p.name)).toEqual([m.name]);
-    const broken = Object.fromEntries(plans[0].checks.filter((c) => c.ids.length).map((c) => [`${c.column} ${c.rule}`, c.ids]));
-    expect(broken).toEqual({ 'name maxLength': [ids[1], ids[3]], 'kind enum': [ids[1], ids[3]], 'origin required': ids });
+    const broken = Object.fromEntries(
+      plans[0].checks.filter((c) => c.ids.length).map((c) => [`${c.column} ${c.rule}`, c.ids]),
+    );
+    expect(broken).toEqual({
+      'name maxLength': [ids[1], ids[3]],
+      'kind enum': [ids[1], ids[3]],
+      'origin required': ids,
+    });
     expect(plans[0].refused).toMatch(/evo_items\.name maxLength 5: 2 row\(s\)/);
     expect(await rows()).toEqual(before); // the plan wrote nothing
     const refused = await migrateToLatest(t.app.db, { ...list, [m.name]: m.module }).catch((e: Error) => e);
@@ -167,7 +179,10 @@ describe('a schema edit on a database with data', () => {
     await repo.update(t.app.db, { id: ids[2], price: 30.5 }, actor);
     expect((await repo.getOne(t.app.db, ids[2])).price).toBe(30.5);
     const archived = (
-      await sql<{ recordId: number; value: string }>`SELECT "recordId", value FROM removed_values WHERE "tableName" = 'evo_items' ORDER BY "recordId"`.execute(
+      await sql<{
+        recordId: number;
+        value: string;
+      }>`SELECT "recordId", value FROM removed_values WHERE "tableName" = 'evo_items' ORDER BY "recordId"`.execute(
         t.app.db,
       )
     ).rows;
@@ -194,7 +209,9 @@ describe('a schema edit on a database with data', () => {
     await repo.update(t.app.db, { id: ids[1], name: 'Renam' }, actor);
     expect((await repo.getOne(t.app.db, ids[1])).revision).toBe(was + 1); // the revision trigger follows
 
-    expect(() => diffStorage(state, snapshot, evolutionHints(resourceSchemas()))).toThrow(/--remove-table evo_things/);
+    expect(() => diffStorage(state, snapshot, evolutionHints(resourceSchemas()))).toThrow(
+      /--remove-table evo_things/,
+    );
     const gone = await migrationFor(state, resourceSchemas(), ['evo_things']);
     list = { ...list, [gone.name]: gone.module };
     await migrateToLatest(t.app.db, list);

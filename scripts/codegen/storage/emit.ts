@@ -335,7 +335,6 @@ export function migrationSource(name: string, steps: Step[]): string {
   const body = [...up, ...downBody].join('\n');
   const usesPg = body.includes('if (pg)') || body.includes('idType') || body.includes('realType');
   const usesId = body.includes('idType');
-  const usesReal = body.includes('realType');
   const usesSql = body.includes('sql.raw') || body.includes('sql<') || checks.length > 0;
   const imports = [
     ...(usesSql ? ['sql'] : []),

@@ -38,7 +38,8 @@ export function planText(plans: MigrationPlan[]): string {
     for (const c of p.checks) {
       const what = `${c.table}.${c.column} ${c.rule} ${JSON.stringify(c.limit)}`;
       if (!c.ids.length) lines.push(`  ✓ ${what}: no row breaks it`);
-      else if (c.fixed) lines.push(`  ✓ ${what}: ${c.ids.length} row(s) set as the schema says (ids ${c.ids.join(', ')})`);
+      else if (c.fixed)
+        lines.push(`  ✓ ${what}: ${c.ids.length} row(s) set as the schema says (ids ${c.ids.join(', ')})`);
       else lines.push(`  ✗ ${what}: ${c.ids.length} row(s) break it: ids ${c.ids.join(', ')}`);
     }
     if (p.refused) lines.push(`  REFUSED: ${p.refused.split('\n')[0]}`);
