@@ -10,7 +10,11 @@
  * - `common/generated/bodyValidators.ts`, `queryValidators.ts`: precompiled ajv validators of every schema
  *   and variant (scripts/codegen/validators.ts);
  * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
- *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot);
+ *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot;
+ *   `--remove-table <table>`: that table is removed on purpose, README "Changing a schema");
+ * - `--plan [--json] [--database <url|file>]`: writes nothing; prints what each pending migration, and the
+ *   one the schemas need now, would do on a live database, naming the rows a tightened rule breaks
+ *   (scripts/codegen/storage/plan.ts);
  * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts);
  * - and, not from the schemas, the worker threads' plain-JavaScript bundles (scripts/codegen/workers.ts):
  *   `server/ledger/generated/verifyWorker.mjs`;
@@ -58,10 +62,12 @@ import {
   diffStorage,
   migrationSource,
   MIGRATION_NAME,
+  plannedMigration,
   storageFiles,
   storageSnapshot,
   tablesSource,
 } from './codegen/storage';
+import { runPlan } from './codegen/storage/plan';
 import { workerFiles } from './codegen/workers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,6 +80,19 @@ type Json = Record<string, any>;
 export class SchemaRefusal extends Error {
   constructor(readonly errors: DialectError[]) {
     super(errors.map(formatDialectError).join('\n'));
+  }
+}
+
+/** Every value of `--remove-table <table>` on the command line (tables removed on purpose). */
+const removeTables = () =>
+  process.argv.flatMap((a, i) => (process.argv[i - 1] === '--remove-table' ? [a] : []));
+
+/** Reads a file relative to the project root, or undefined when absent. */
+function readRoot(path: string): string | undefined {
+  try {
+    return readFileSync(join(root, path), 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
@@ -209,17 +228,12 @@ async function schemaFiles(): Promise<Record<string, string>> {
     ...(await validatorFiles(root, BANNER)),
     ...(await storageFiles({
       schemas: list.map((l) => l.schema),
-      read: (path) => {
-        try {
-          return readFileSync(join(root, path), 'utf8');
-        } catch {
-          return undefined;
-        }
-      },
+      read: readRoot,
       format: fmt,
       formatJson: (src) => prettier.format(src, { ...config, parser: 'json' }),
       banner: BANNER,
       accept: process.argv.includes('--accept-storage'),
+      removeTables: removeTables(),
       migrations: readdirSync(join(root, 'server/db/migrations'))
         .map((f) => f.replace(/\.ts$/, ''))
         .filter((n) => MIGRATION_NAME.test(n)),
@@ -243,6 +257,12 @@ export async function staleFiles(
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--plan')) {
+    const schemas = checkedSchemas().map((l) => l.schema);
+    const planned = plannedMigration({ schemas, read: readRoot, removeTables: removeTables() });
+    process.exitCode = await runPlan(root, process.argv, planned);
+    return;
+  }
   if (process.argv.includes('--check')) {
     const stale = await staleFiles();
     try {

@@ -97,6 +97,19 @@
  *   `foreignKey: false`; `onDelete: 'restrict'` refuses (409) to delete a record still referenced.
  * - `x-count` (property, read-only): `{ resource, field, key? }`: the number of records of `resource`
  *   whose `field` equals this record's `key` (default `id`); computed, not stored.
+ *
+ * Evolution keywords (annotation only; read by the storage codegen when it diffs the schemas against
+ * server/db/migrations/storage.snapshot.json, scripts/codegen/storage/diff.ts; README "Changing a schema"):
+ * - `x-renamedFrom` (property, string): the field's previous name; the migration renames the column and
+ *   the audit trail's keys, so values and history are kept. May stay once the migration landed.
+ * - `x-removed` (root, [field...]): fields removed on purpose; the migration copies their values to
+ *   `removed_values` and drops the columns. A column missing without it is refused at codegen.
+ * - `x-fill` (property, scalar): the value written into existing rows that lack the field when it becomes
+ *   required (new without a default, or `required` added); without it the migration refuses such rows.
+ * - `x-onBreak` (root): `{ [field]: { set: value } | { truncate: true } }`: what the migration writes into
+ *   the rows a tightened rule (maxLength, minLength, maximum, minimum, enum, pattern, required) breaks;
+ *   `truncate` cuts text to `maxLength`. Without it the migration is refused, naming rule and row ids.
+ * - `x-storage.renamedFrom` (string): the table's previous name; the migration renames the table.
  */
 import type Ajv from 'ajv';
 import { _, Name, stringify, type CodeKeywordDefinition, type JSONType, type KeywordCxt } from 'ajv';
@@ -129,6 +142,10 @@ export const ANNOTATION_KEYWORDS = [
   'x-archive',
   'x-frozen',
   'x-sections',
+  'x-renamedFrom',
+  'x-fill',
+  'x-removed',
+  'x-onBreak',
 ] as const;
 
 /**

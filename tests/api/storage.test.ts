@@ -140,10 +140,14 @@ describe('a schema change', () => {
     expect(again[SNAPSHOT_PATH]).toBe(written[SNAPSHOT_PATH]);
   });
 
-  it('refuses a required column without a default on an existing table, naming it', () => {
+  it('adds a required column without a default nullable, checks its rows at up(), then makes it NOT NULL', () => {
     const bad = structuredClone(after);
     bad.tables.companies.columns.licenceKind = { type: 'text', notNull: true };
-    expect(() => diffStorage(snapshot, bad)).toThrow(/companies\.licenceKind.*default/);
+    const steps = diffStorage(snapshot, bad).filter(
+      (s) => (s.kind === 'check' ? s.check.column : 'column' in s ? s.column : '') === 'licenceKind',
+    );
+    expect(steps.map((s) => s.kind)).toEqual(['addColumn', 'check', 'changeColumn']);
+    expect(steps[1]).toMatchObject({ check: { rule: 'required', where: '"licenceKind" IS NULL' } });
   });
 
   it('runs the generated migration; the generic repository works on the new storage', async () => {

@@ -1,0 +1,75 @@
+/**
+ * The storage diff (diff.ts) and its checks (rules.ts): refusals at codegen name the table and column;
+ * tightened rules give checks with the SQL that finds their rows; widened ones give none.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeSteps, diffStorage, NO_HINTS, type StorageSnapshot } from './diff';
+import { tightenedChecks } from './rules';
+
+const table = (columns: Record<string, object>, rules: Record<string, object> = {}): StorageSnapshot => ({
+  tables: {
+    t: {
+      resource: 'ts',
+      columns: { id: { type: 'integer', notNull: true, primaryKey: true }, ...columns } as never,
+      indexes: {},
+      rules: rules as never,
+    },
+  },
+});
+const hints = (h: object) => ({
+  ...NO_HINTS,
+  tables: { t: { renamed: {}, removed: [], onBreak: {}, fill: {}, ...h } },
+});
+
+describe('diffStorage', () => {
+  const a = table({ title: { type: 'text', notNull: true } }, { title: { type: 'string', maxLength: 50 } });
+
+  it('refuses a column gone without x-removed or x-renamedFrom, and a table gone without --remove-table', () => {
+    expect(() => diffStorage(a, table({}))).toThrow(/"t\.title".*x-removed.*x-renamedFrom/);
+    expect(() => diffStorage(a, { tables: {} })).toThrow(/--remove-table t/);
+  });
+
+  it('refuses a type change with no conversion, accepts integer -> number', () => {
+    const int = table({ n: { type: 'integer', notNull: true } }, { n: { type: 'integer' } });
+    const str = table({ n: { type: 'text', notNull: true } }, { n: { type: 'string' } });
+    const num = table({ n: { type: 'real', notNull: true } }, { n: { type: 'number' } });
+    expect(() => diffStorage(int, str)).toThrow(/t\.n changes type integer -> string/);
+    expect(describeSteps(diffStorage(int, num))).toEqual(['change column t.n']);
+  });
+
+  it('renames, removes and checks as the hints say', () => {
+    const b = table({ name: { type: 'text', notNull: true } }, { name: { type: 'string', maxLength: 5 } });
+    const steps = diffStorage(
+      a,
+      b,
+      hints({ renamed: { name: 'title' }, onBreak: { name: { truncate: true } } }),
+    );
+    expect(describeSteps(steps)).toEqual([
+      'rename column t.title to name (history follows)',
+      'check t.name maxLength 5; breaking rows truncated',
+    ]);
+    expect(describeSteps(diffStorage(a, table({}), hints({ removed: ['title'] })))).toEqual([
+      'remove column t.title (its values kept in removed_values)',
+    ]);
+  });
+});
+
+describe('tightenedChecks', () => {
+  it('gives one check per tightened rule, none for a widened one', () => {
+    const before = { type: 'string' as const, maxLength: 10, enum: ['a', 'b', 'c'] };
+    expect(
+      tightenedChecks('t', 'c', before, { ...before, maxLength: 20, enum: ['a', 'b', 'c', 'd'] }),
+    ).toEqual([]);
+    const checks = tightenedChecks('t', 'c', before, {
+      type: 'string',
+      maxLength: 5,
+      enum: ['a', null],
+      pattern: '^a',
+    });
+    expect(checks.map((c) => [c.rule, c.where ?? c.pattern])).toEqual([
+      ['maxLength', '"c" IS NOT NULL AND length("c") > 5'],
+      ['enum', `"c" IS NOT NULL AND "c" NOT IN ('a')`],
+      ['pattern', '^a'],
+    ]);
+  });
+});

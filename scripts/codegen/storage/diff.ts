@@ -1,0 +1,294 @@
+/**
+ * The storage snapshot (what the migrations produce) and the diff of two snapshots into migration steps
+ * (README "Changing a schema"). The emitter is scripts/codegen/storage/emit.ts.
+ *
+ * - `storageSnapshot(models)`: per table its columns, plain indexes, free-text index, its resource name
+ *   and the value rules of its stored properties (scripts/codegen/storage/rules.ts). A snapshot written
+ *   before `resource` and `rules` existed lacks them: nothing is checked against unknown rules.
+ * - `evolutionHints(schemas, removeTables)`: what the schemas say about an edit beyond the new model:
+ *   `x-renamedFrom` (property), `x-removed` (root), `x-fill` (property), `x-onBreak` (root),
+ *   `x-storage.renamedFrom` (table), and the tables removed on the command line (`--remove-table`).
+ * - `diffStorage(before, after, hints)`: the steps. Throws, naming the table or column, on an edit it has
+ *   no safe step for: a table or column gone without being named removed or renamed, a type change with
+ *   no defined conversion (kernel/dialect/keywords.ts lists them), a new primary key.
+ */
+import type { ResourceSchema } from '../../../kernel/dialect/schemaRegistry';
+import type { ColumnModel, ResourceModel } from '../../../kernel/server/model';
+import {
+  columnRules,
+  conversion,
+  requiredCheck,
+  tightenedChecks,
+  uniqueCheck,
+  type Check,
+  type Fix,
+  type Rule,
+} from './rules';
+
+export interface SearchSnapshot {
+  index: 'trigram';
+  columns: { name: string; nullable: boolean }[];
+  references: { column: string; table: string; field: string }[];
+  /**
+   * PostgreSQL: `'doc'`, the `<table>_search` table (kernel/server/searchIndex.ts); absent in the first
+   * snapshots, whose migrations made one pg_trgm index per field instead.
+   */
+  pg?: 'doc';
+}
+
+export interface TableSnapshot {
+  /** The resource stored here (audit_log.resource names it); absent in snapshots before schema evolution. */
+  resource?: string;
+  columns: Record<string, ColumnModel>;
+  /** Plain indexes by name: `<table>_<column>`. */
+  indexes: Record<string, string[]>;
+  search?: SearchSnapshot;
+  /** The value rules of the stored properties (rules.ts); absent in snapshots before schema evolution. */
+  rules?: Record<string, Rule>;
+}
+
+export interface StorageSnapshot {
+  tables: Record<string, TableSnapshot>;
+}
+
+/** The storage model of `models` (sorted by table, so equal models give equal JSON). */
+export function storageSnapshot(models: Iterable<ResourceModel>): StorageSnapshot {
+  const tables: Record<string, TableSnapshot> = {};
+  for (const m of [...models].sort((a, b) => a.table.localeCompare(b.table))) {
+    const t: TableSnapshot = {
+      resource: m.name,
+      columns: m.columns,
+      indexes: Object.fromEntries(m.indexes.map((c) => [`${m.table}_${c}`, [c]])),
+    };
+    if (m.search.index === 'trigram')
+      t.search = {
+        index: 'trigram',
+        columns: m.search.columns.map((name) => ({ name, nullable: !m.columns[name]?.notNull })),
+        references: m.search.references,
+        pg: 'doc',
+      };
+    const rules = columnRules(m.schema);
+    t.rules = Object.fromEntries(Object.entries(rules).filter(([c]) => m.columns[c]));
+    tables[m.table] = t;
+  }
+  return JSON.parse(JSON.stringify({ tables })) as StorageSnapshot;
+}
+
+/** What one table's schema says about its evolution (see the module doc). */
+export interface TableHints {
+  /** `x-storage.renamedFrom`: the table's previous name. */
+  renamedFrom?: string;
+  /** `x-renamedFrom` of properties: new column name → previous name. */
+  renamed: Record<string, string>;
+  /** `x-removed`: columns removed on purpose (their values are archived, README "Changing a schema"). */
+  removed: string[];
+  /** `x-onBreak`, with `x-fill` as the fix of `required`: per column, what to write into breaking rows. */
+  onBreak: Record<string, Fix>;
+  fill: Record<string, Fix>;
+}
+
+export interface EvolutionHints {
+  tables: Record<string, TableHints>;
+  /** Tables to remove (`codegen --remove-table <table>`); their rows are kept in `removed_<table>`. */
+  removeTables: string[];
+}
+
+export const NO_HINTS: EvolutionHints = { tables: {}, removeTables: [] };
+
+/** The hints of `schemas` (see the module doc); `removeTables` from the command line. */
+export function evolutionHints(schemas: ResourceSchema[], removeTables: string[] = []): EvolutionHints {
+  const tables: Record<string, TableHints> = {};
+  for (const s of schemas) {
+    const table = s['x-storage']?.table as string | undefined;
+    if (!table) continue;
+    const renamed: Record<string, string> = {};
+    const fill: Record<string, Fix> = {};
+    for (const [name, p] of Object.entries(s.properties)) {
+      if (typeof p['x-renamedFrom'] === 'string') renamed[name] = p['x-renamedFrom'] as string;
+      if (p['x-fill'] !== undefined) fill[name] = { set: p['x-fill'] as string | number | boolean | null };
+    }
+    const removed = ((s as Record<string, unknown>)['x-removed'] as string[] | undefined) ?? [];
+    for (const r of removed)
+      if (s.properties[r])
+        throw new Error(`storage: ${s.$id}: x-removed names "${r}", which is still a property; remove one`);
+    tables[table] = {
+      renamedFrom: s['x-storage']?.renamedFrom as string | undefined,
+      renamed,
+      removed,
+      onBreak: ((s as Record<string, unknown>)['x-onBreak'] as Record<string, Fix> | undefined) ?? {},
+      fill,
+    };
+  }
+  return { tables, removeTables };
+}
+
+export type Step =
+  | { kind: 'addTable'; table: string; spec: TableSnapshot }
+  | { kind: 'renameTable'; table: string; from: string; before: TableSnapshot }
+  | { kind: 'removeTable'; table: string; before: TableSnapshot }
+  | { kind: 'renameResource'; table: string; from: string; to: string }
+  | { kind: 'addColumn'; table: string; column: string; spec: ColumnModel }
+  | { kind: 'renameColumn'; table: string; column: string; from: string; resource?: string }
+  | { kind: 'removeColumn'; table: string; column: string; spec: ColumnModel; after: TableSnapshot }
+  | {
+      kind: 'changeColumn';
+      table: string;
+      column: string;
+      before: ColumnModel;
+      spec: ColumnModel;
+      after: TableSnapshot;
+      convert?: 'toDateTime';
+    }
+  | { kind: 'check'; table: string; check: Check }
+  | { kind: 'addIndex'; table: string; name: string; columns: string[] }
+  | { kind: 'dropIndex'; table: string; name: string }
+  | { kind: 'search'; table: string; before?: SearchSnapshot; after?: SearchSnapshot };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const EMPTY_HINTS: TableHints = { renamed: {}, removed: [], onBreak: {}, fill: {} };
+
+/** `t` with column `from` named `to` (its rules, indexes and search follow under their old names). */
+function renamedIn(t: TableSnapshot, from: string, to: string): TableSnapshot {
+  const columns = Object.fromEntries(Object.entries(t.columns).map(([k, v]) => [k === from ? to : k, v]));
+  const rules =
+    t.rules && Object.fromEntries(Object.entries(t.rules).map(([k, v]) => [k === from ? to : k, v]));
+  return { ...t, columns, ...(rules ? { rules } : {}) };
+}
+
+/** The steps from `before` to `after` (see the module doc); throws on a change it cannot make. */
+export function diffStorage(
+  before: StorageSnapshot,
+  after: StorageSnapshot,
+  hints: EvolutionHints = NO_HINTS,
+): Step[] {
+  const steps: Step[] = [];
+  const consumed = new Set<string>();
+  for (const [table, spec] of Object.entries(after.tables)) {
+    const h = hints.tables[table] ?? EMPTY_HINTS;
+    let old = before.tables[table];
+    if (!old && h.renamedFrom && before.tables[h.renamedFrom]) {
+      const from = h.renamedFrom;
+      consumed.add(from);
+      steps.push({ kind: 'renameTable', table, from, before: before.tables[from] });
+      // The rename drops the old table's plain indexes and search (named after it): made again below.
+      old = { ...before.tables[from], indexes: {}, search: undefined };
+    }
+    if (!old) {
+      steps.push({ kind: 'addTable', table, spec });
+      continue;
+    }
+    if (old.resource && spec.resource && old.resource !== spec.resource)
+      steps.push({ kind: 'renameResource', table, from: old.resource, to: spec.resource });
+    for (const [column, from] of Object.entries(h.renamed)) {
+      if (!spec.columns[column] || old.columns[column]) continue; // done by an earlier migration
+      if (!old.columns[from])
+        throw new Error(
+          `storage: ${table}.${column} has x-renamedFrom "${from}", which is no column of ${table}`,
+        );
+      steps.push({ kind: 'renameColumn', table, column, from, resource: spec.resource });
+      old = renamedIn(old, from, column);
+    }
+    for (const column of Object.keys(old.columns)) {
+      if (spec.columns[column]) continue;
+      if (!h.removed.includes(column))
+        throw new Error(
+          `storage: column "${table}.${column}" is no longer declared; to drop it (its values are archived) name it in the schema's "x-removed", or to rename it give its new property "x-renamedFrom": "${column}"`,
+        );
+      if (old.columns[column].primaryKey) throw new Error(`storage: "${table}" cannot lose its primary key`);
+      steps.push({ kind: 'removeColumn', table, column, spec: old.columns[column], after: spec });
+    }
+    for (const [column, c] of Object.entries(spec.columns)) {
+      const was = old.columns[column];
+      const fixOf = (rule: 'required' | 'other') =>
+        rule === 'required' ? (h.fill[column] ?? h.onBreak[column]) : h.onBreak[column];
+      if (!was) {
+        if (c.primaryKey) throw new Error(`storage: "${table}" cannot get a new primary key`);
+        if (c.notNull && c.default === undefined) {
+          // Added nullable, filled (x-fill) or refused at up() naming the rows, then made NOT NULL.
+          const loose = { ...c, notNull: false };
+          steps.push({ kind: 'addColumn', table, column, spec: loose });
+          steps.push({ kind: 'check', table, check: requiredCheck(table, column, fixOf('required')) });
+          steps.push({ kind: 'changeColumn', table, column, before: loose, spec: c, after: spec });
+        } else steps.push({ kind: 'addColumn', table, column, spec: c });
+        continue;
+      }
+      const r0 = old.rules?.[column];
+      const r1 = spec.rules?.[column];
+      let convert: 'toDateTime' | undefined;
+      if (r0 && r1) {
+        const conv = conversion(r0, r1);
+        if (!conv)
+          throw new Error(
+            `storage: ${table}.${column} changes type ${r0.type} -> ${r1.type}; no conversion is defined (README "Changing a schema": integer -> number, string -> enum, date -> date-time, a widened limit)`,
+          );
+        if (conv === 'toDateTime') convert = conv;
+        for (const check of tightenedChecks(table, column, r0, r1, fixOf('other')))
+          steps.push({ kind: 'check', table, check });
+      }
+      if (was.type !== c.type && !(was.type === 'integer' && c.type === 'real'))
+        throw new Error(
+          `storage: column "${table}.${column}" changes type ${was.type} -> ${c.type}; no conversion is defined`,
+        );
+      if (c.notNull && !was.notNull)
+        steps.push({ kind: 'check', table, check: requiredCheck(table, column, fixOf('required')) });
+      if (c.unique && !was.unique) steps.push({ kind: 'check', table, check: uniqueCheck(table, column) });
+      if (!same(was, c) || convert)
+        steps.push({ kind: 'changeColumn', table, column, before: was, spec: c, after: spec, convert });
+    }
+    for (const [name, columns] of Object.entries(old.indexes))
+      if (!same(spec.indexes[name], columns)) steps.push({ kind: 'dropIndex', table, name });
+    for (const [name, columns] of Object.entries(spec.indexes))
+      if (!same(old.indexes[name], columns)) steps.push({ kind: 'addIndex', table, name, columns });
+    if (!same(old.search, spec.search))
+      steps.push({ kind: 'search', table, before: old.search, after: spec.search });
+  }
+  for (const name of Object.keys(before.tables)) {
+    if (after.tables[name] || consumed.has(name)) continue;
+    if (!hints.removeTables.includes(name))
+      throw new Error(
+        `storage: table "${name}" is no longer declared; to remove it (its rows are kept in "removed_${name}") run \`npm run codegen -- --remove-table ${name}\`, or to rename it give the new schema "x-storage": { "renamedFrom": "${name}" }`,
+      );
+    steps.push({ kind: 'removeTable', table: name, before: before.tables[name] });
+  }
+  return steps;
+}
+
+/** Whether `steps` only add (tables, columns, indexes, a search): such a migration has a `down`. */
+export const additiveOnly = (steps: Step[]) =>
+  steps.every((s) => ['addTable', 'addColumn', 'addIndex', 'search'].includes(s.kind));
+
+/** A one-line summary of each step (the migration's doc comment, codegen's output and `--plan`). */
+export function describeSteps(steps: Step[]): string[] {
+  return steps.map((s) => {
+    switch (s.kind) {
+      case 'addTable':
+        return `add table ${s.table}`;
+      case 'renameTable':
+        return `rename table ${s.from} to ${s.table}`;
+      case 'removeTable':
+        return `remove table ${s.table} (its rows kept in removed_${s.table})`;
+      case 'renameResource':
+        return `rename resource ${s.from} to ${s.to} in the audit trail`;
+      case 'addColumn':
+        return `add column ${s.table}.${s.column}`;
+      case 'renameColumn':
+        return `rename column ${s.table}.${s.from} to ${s.column} (history follows)`;
+      case 'removeColumn':
+        return `remove column ${s.table}.${s.column} (its values kept in removed_values)`;
+      case 'changeColumn':
+        return `change column ${s.table}.${s.column}${s.convert ? ' (date -> date-time)' : ''}`;
+      case 'check': {
+        const fix = s.check.fix
+          ? `; breaking rows ${'truncate' in s.check.fix ? 'truncated' : `set to ${JSON.stringify(s.check.fix.set)}`}`
+          : '';
+        return `check ${s.table}.${s.check.column} ${s.check.rule} ${JSON.stringify(s.check.limit)}${fix}`;
+      }
+      case 'addIndex':
+        return `add index ${s.name}`;
+      case 'dropIndex':
+        return `drop index ${s.name}`;
+      default:
+        return `rebuild the free-text index of ${s.table}`;
+    }
+  });
+}

@@ -1,0 +1,220 @@
+/**
+ * Schema evolution (issue 33 item 3; README "Changing a schema"), on SQLite and, with TEST_DATABASE_URL,
+ * on PostgreSQL: a test resource (`evoItems`, table `evo_items`) gets records with history through the
+ * generic repository, then its schema is edited and the migration the storage codegen writes
+ * (scripts/codegen/storage.ts) runs through the real runner (server/db/migrator.ts):
+ * - a tightened rule (maxLength, enum) refuses the migration naming each rule's rows by id, in the plan
+ *   (`planMigrations`, as `codegen --plan` runs it) and at `up()`; the refused migration leaves the
+ *   database as it was;
+ * - with `x-onBreak`, the same edit passes: a renamed field keeps every value and its history (the
+ *   History of a record shows the old values under the new name), a removed field's values are in
+ *   `removed_values`, integer → number and date → date-time convert, new fields get their default or
+ *   `x-fill`;
+ * - a table renamed (`x-storage.renamedFrom`) keeps its rows; a table removed (`--remove-table`) is kept
+ *   as `removed_<table>`.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sql, type Migration } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceSchemas, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { revisionsOf } from '../../kernel/server/history';
+import { resourceModels } from '../../kernel/server/model';
+import { Repository } from '../../kernel/server/repository';
+import {
+  SNAPSHOT_PATH,
+  diffStorage,
+  evolutionHints,
+  migrationSource,
+  storageSnapshot,
+  type StorageSnapshot,
+} from '../../scripts/codegen/storage';
+import { migrateToLatest, planMigrations } from '../../server/db/migrator';
+import { migrations } from '../../server/db/migrations/index';
+import { createTestApp, type TestApp } from './helpers';
+
+const root = resolve(__dirname, '../..');
+const { $comment: _c, ...snapshot } = JSON.parse(
+  readFileSync(join(root, SNAPSHOT_PATH), 'utf8'),
+) as StorageSnapshot & {
+  $comment?: string;
+};
+const actor = { accountId: null, account: 'tester', call: 'POST /test' };
+const label = (en: string) => ({ en, zh: en });
+
+/** The test resource's schema: `props` and `extra` root keywords over a minimal resource. */
+function evo(
+  props: Record<string, object>,
+  extra: Record<string, unknown> = {},
+  table = 'evo_items',
+): ResourceSchema {
+  return {
+    $schema: './meta.schema.json',
+    // The registry's id of a schema without cross-field rules: the repository's update looks its
+    // cross-field rules up by id in the registry, which does not hold this test's schema.
+    $id: 'artCategory',
+    title: 'EvoItem',
+    type: 'object',
+    'x-roles': ['admin'],
+    'x-resource': { name: 'evoItems', recordRepresentation: 'id' },
+    'x-i18n': label('Evo item |||| Evo items'),
+    'x-endpoints': {},
+    'x-storage': { table },
+    additionalProperties: false,
+    properties: { id: { type: 'integer', readOnly: true, 'x-i18n': label('ID') }, ...props },
+    ...extra,
+  } as unknown as ResourceSchema;
+}
+
+const V1 = {
+  title: { type: 'string', maxLength: 100, 'x-i18n': label('Title') },
+  kind: { type: 'string', 'x-i18n': label('Kind') },
+  price: { type: 'integer', 'x-i18n': label('Price') },
+  note: { type: 'string', 'x-i18n': label('Note') },
+  day: { type: 'string', format: 'date', 'x-i18n': label('Day') },
+};
+/** Every edit kind at once: rename, remove, retype, date → date-time, new fields, tightened rules. */
+const V2 = {
+  name: { type: 'string', maxLength: 5, 'x-renamedFrom': 'title', 'x-i18n': label('Name') },
+  kind: { type: 'string', enum: ['a', 'b'], 'x-i18n': label('Kind') },
+  price: { type: 'number', 'x-i18n': label('Price') },
+  day: { type: 'string', format: 'date-time', 'x-i18n': label('Day') },
+  tag: { type: 'string', 'x-i18n': label('Tag') },
+  status: { type: 'integer', default: 3, 'x-i18n': label('Status') },
+  origin: { type: 'string', 'x-fill': 'unknown', 'x-i18n': label('Origin') },
+};
+const V2_REQUIRED = { required: ['name', 'kind', 'price', 'status', 'origin'] };
+
+let t: TestApp;
+let n = 0;
+const dir = join(root, '.tmp');
+const files: string[] = [];
+/** The migration from `before` to `schemas`, written and imported as codegen would (a name of its own). */
+async function migrationFor(before: StorageSnapshot, schemas: ResourceSchema[], removeTables: string[] = []) {
+  const after = storageSnapshot(resourceModels(schemas).values());
+  const steps = diffStorage(before, after, evolutionHints(schemas, removeTables));
+  const name = `20991231T${String(2300 + n++)}_evo`;
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `evo-${process.pid}-${name}.ts`);
+  files.push(file);
+  writeFileSync(file, migrationSource(name, steps));
+  return { name, module: (await import(file)) as Migration & { steps: string[] }, after };
+}
+const all = (s: ResourceSchema) => [...resourceSchemas(), s];
+const repoOf = (s: ResourceSchema) => {
+  const models = resourceModels(all(s));
+  return new Repository<Record<string, unknown>>(models.get('evoItems')! as never, models, t.app.dialect);
+};
+const rows = async (table = 'evo_items') =>
+  (await sql.raw<Record<string, unknown>>(`SELECT * FROM "${table}" ORDER BY id`).execute(t.app.db)).rows;
+
+let list: Record<string, Migration> = { ...migrations };
+let state: StorageSnapshot = snapshot;
+const ids: number[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const v1 = evo(V1, { required: ['title', 'kind', 'price'] });
+  const m = await migrationFor(snapshot, all(v1));
+  list = { ...list, [m.name]: m.module };
+  await migrateToLatest(t.app.db, list);
+  state = m.after;
+  const repo = repoOf(v1);
+  const data = [
+    { title: 'Short', kind: 'a', price: 10, note: 'kept 1', day: '2024-01-02' },
+    { title: 'A much longer title', kind: 'c', price: 20, day: '2024-02-03' },
+    { title: 'Ok', kind: 'b', price: 30, note: 'kept 3' },
+    { title: 'Another long one', kind: 'z', price: 40 },
+  ];
+  for (const d of data) ids.push((await repo.create(t.app.db, d, actor)).id as number);
+  await repo.update(t.app.db, { id: ids[0], title: 'Tiny' }, actor);
+});
+afterAll(async () => {
+  for (const f of files) rmSync(f, { force: true });
+  await t?.close();
+});
+
+describe('a schema edit on a database with data', () => {
+  it('is refused while rows break a tightened rule, naming them by id, and changes nothing', async () => {
+    const v2 = evo(V2, { ...V2_REQUIRED, 'x-removed': ['note'] });
+    const m = await migrationFor(state, all(v2));
+    const before = await rows();
+    const plans = await planMigrations(t.app.db, list, m);
+    expect(plans.map((p) => p.name)).toEqual([m.name]);
+    const broken = Object.fromEntries(
+      plans[0].checks.filter((c) => c.ids.length).map((c) => [`${c.column} ${c.rule}`, c.ids]),
+    );
+    expect(broken).toEqual({
+      'name maxLength': [ids[1], ids[3]],
+      'kind enum': [ids[1], ids[3]],
+      'origin required': ids,
+    });
+    expect(plans[0].refused).toMatch(/evo_items\.name maxLength 5: 2 row\(s\)/);
+    expect(await rows()).toEqual(before); // the plan wrote nothing
+    const refused = await migrateToLatest(t.app.db, { ...list, [m.name]: m.module }).catch((e: Error) => e);
+    expect((refused as Error).message).toContain(`ids ${ids[1]}, ${ids[3]}`);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('with x-onBreak, keeps every value, the renamed field history, and archives the removed one', async () => {
+    const v2 = evo(V2, {
+      ...V2_REQUIRED,
+      'x-removed': ['note'],
+      'x-onBreak': { name: { truncate: true }, kind: { set: 'a' } },
+    });
+    const m = await migrationFor(state, all(v2));
+    list = { ...list, [m.name]: m.module };
+    await migrateToLatest(t.app.db, list);
+    state = m.after;
+    const repo = repoOf(v2);
+    const got = await Promise.all(ids.map((id) => repo.getOne(t.app.db, id)));
+    expect(got.map((r) => [r.name, r.kind, r.price, r.status, r.origin, r.day ?? null])).toEqual([
+      ['Tiny', 'a', 10, 3, 'unknown', '2024-01-02T00:00:00Z'],
+      ['A muc', 'a', 20, 3, 'unknown', '2024-02-03T00:00:00Z'],
+      ['Ok', 'b', 30, 3, 'unknown', null],
+      ['Anoth', 'a', 40, 3, 'unknown', null],
+    ]);
+    expect(got[0]).not.toHaveProperty('note');
+    // price is a number now: a fraction is kept
+    await repo.update(t.app.db, { id: ids[2], price: 30.5 }, actor);
+    expect((await repo.getOne(t.app.db, ids[2])).price).toBe(30.5);
+    const archived = (
+      await sql<{
+        recordId: number;
+        value: string;
+      }>`SELECT "recordId", value FROM removed_values WHERE "tableName" = 'evo_items' ORDER BY "recordId"`.execute(
+        t.app.db,
+      )
+    ).rows;
+    expect(archived.map((r) => [Number(r.recordId), r.value])).toEqual([
+      [ids[0], 'kept 1'],
+      [ids[2], 'kept 3'],
+    ]);
+    const history = await revisionsOf(t.app.db, repo as never, ids[0]);
+    const update = history.find((r) => r.operation === 'update')!;
+    expect(update.changes).toContainEqual({ field: 'name', before: 'Short', after: 'Tiny' });
+    expect(history.at(-1)!.state).toMatchObject({ name: 'Short' });
+  });
+
+  it('renames a table keeping its rows, and removes one only when asked, keeping its rows', async () => {
+    const v3 = evo(V2, { ...V2_REQUIRED }, 'evo_things');
+    (v3['x-storage'] as Record<string, unknown>).renamedFrom = 'evo_items';
+    const m = await migrationFor(state, all(v3));
+    list = { ...list, [m.name]: m.module };
+    await migrateToLatest(t.app.db, list);
+    state = m.after;
+    expect((await rows('evo_things')).map((r) => r.name)).toEqual(['Tiny', 'A muc', 'Ok', 'Anoth']);
+    const repo = repoOf(v3);
+    const was = (await repo.getOne(t.app.db, ids[1])).revision as number;
+    await repo.update(t.app.db, { id: ids[1], name: 'Renam' }, actor);
+    expect((await repo.getOne(t.app.db, ids[1])).revision).toBe(was + 1); // the revision trigger follows
+
+    expect(() => diffStorage(state, snapshot, evolutionHints(resourceSchemas()))).toThrow(
+      /--remove-table evo_things/,
+    );
+    const gone = await migrationFor(state, resourceSchemas(), ['evo_things']);
+    list = { ...list, [gone.name]: gone.module };
+    await migrateToLatest(t.app.db, list);
+    expect((await rows('removed_evo_things')).length).toBe(4);
+  });
+});
