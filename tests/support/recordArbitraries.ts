@@ -192,16 +192,27 @@ export function recordArbitrary(schema: Json, refIds: Record<string, number[]>):
 }
 
 /**
- * `rec` with the values of each `x-ordered` pair of `schema` (top level) swapped when the first is the
+ * `rec` with the values of each `x-ordered` pair of `schema` (at every depth: nested objects, lists'
+ * and maps' objects) swapped when the first is the
  * greater (numbers by value, text such as ISO dates by code unit, as keywordRules.ts compares them).
  */
-export function inOrder(schema: Json, rec: Json): Json {
+export function inOrder(schema: Json, rec: Json, defs: Json = schema.definitions ?? {}): Json {
   for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
     const [x, y] = [rec[a], rec[b]];
     if (x === undefined || x === null || y === undefined || y === null) continue;
     if (typeof x === 'number' && typeof y === 'number' ? x > y : String(x) > String(y))
       [rec[a], rec[b]] = [y, x];
   }
+  // the pairs of nested objects, of lists' objects and of maps' objects too
+  const visit = (raw: Json, v: unknown) => {
+    const p = derefIn(defs, raw ?? {});
+    if (Array.isArray(v)) for (const x of v) visit(p.items, x);
+    else if (v && typeof v === 'object')
+      if (p.properties) inOrder(p, v as Json, defs);
+      else if (p.additionalProperties && typeof p.additionalProperties === 'object')
+        for (const x of Object.values(v)) visit(p.additionalProperties, x);
+  };
+  for (const [k, p] of Object.entries<Json>(schema.properties ?? {})) visit(p, rec[k]);
   return rec;
 }
 
