@@ -2,8 +2,9 @@
  * fast-check arbitraries derived from the resource schemas (`schemas/*.schema.json`): values that a
  * field's schema accepts, so tests can fill every field of every resource without listing cases by
  * hand. Supported: `examples` (used as they are), `x-uscc` (GB 32100-2015 codes with their check
- * character), `enum`, `$ref` to `#/definitions/*`, `pattern` (fc.stringMatching),
- * string/integer/number/boolean, arrays and objects. `null` is never produced: these are the
+ * character), `const`, `enum`, `$ref` to `#/definitions/*` (chains of them too), `pattern`
+ * (fc.stringMatching), string/integer/number/boolean, arrays (`uniqueItems`), objects and maps
+ * (`additionalProperties` schemas). `null` is never produced: these are the
  * "stored non-default value" side of the tests.
  *
  * Formats, `x-url`, `multipleOf` and exclusive bounds take the values of recordArbitraries.ts `valueArb`.
@@ -17,7 +18,7 @@ import fc from 'fast-check';
 import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { createAjv } from '../../kernel/dialect/schemaCompiler';
 import { USCC_ALPHABET, usccCheckCharacter } from '../../kernel/dialect/keywords';
-import { inOrder, textArbitrary, valueArb } from './recordArbitraries';
+import { inOrder, mapArbitrary, textArbitrary, valueArb } from './recordArbitraries';
 
 type Json = Record<string, any>;
 
@@ -30,9 +31,12 @@ export function arbitraryFor(
   refIds: Record<string, number[]> = {},
 ): fc.Arbitrary<unknown> {
   if (prop.$ref) {
+    // the definition, itself maybe a `$ref` (a chain), under the property's own keywords
     const name = String(prop.$ref).replace('#/definitions/', '');
-    return arbitraryFor({ ...root.definitions[name], ...prop, $ref: undefined }, root, refIds);
+    const { $ref: _ref, ...own } = prop;
+    return arbitraryFor({ ...root.definitions[name], ...own }, root, refIds);
   }
+  if (prop.const !== undefined) return fc.constant(prop.const);
   if (Array.isArray(prop.examples) && prop.examples.length) return fc.constantFrom(...prop.examples);
   const reference = prop['x-ui']?.reference;
   if (reference) {
@@ -79,10 +83,15 @@ export function arbitraryFor(
       return fc.boolean();
     case 'array': {
       const maxLength = Math.max(1, Math.min(prop.maxItems ?? 3, 3));
-      return fc.array(arbitraryFor(prop.items ?? {}, root, refIds), { minLength: 1, maxLength });
+      const items = arbitraryFor(prop.items ?? {}, root, refIds);
+      if (prop.uniqueItems)
+        return fc.uniqueArray(items, { minLength: 1, maxLength, selector: (v) => JSON.stringify(v) });
+      return fc.array(items, { minLength: 1, maxLength });
     }
     case 'object': {
       const props = (prop.properties ?? {}) as Record<string, Json>;
+      if (!prop.properties && prop.additionalProperties && typeof prop.additionalProperties === 'object')
+        return mapArbitrary(prop, (p) => arbitraryFor(p, root, refIds));
       return fc.record(
         Object.fromEntries(Object.entries(props).map(([k, p]) => [k, arbitraryFor(p, root, refIds)])),
       );

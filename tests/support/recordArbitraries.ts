@@ -8,6 +8,17 @@
  */
 import fc from 'fast-check';
 import type { PropertySchema } from '../../kernel/dialect/schemaRegistry';
+import { USCC_ALPHABET, usccCheckCharacter } from '../../kernel/dialect/keywords';
+
+/** Unified Social Credit Codes with a right check character (GB 32100-2015; `x-uscc`). */
+function arbitraryForUscc(): fc.Arbitrary<string> {
+  const ch = fc.constantFrom(...USCC_ALPHABET);
+  const digits = fc.array(fc.constantFrom(...'0123456789'), { minLength: 6, maxLength: 6 });
+  return fc
+    .tuple(fc.array(ch, { minLength: 2, maxLength: 2 }), digits, fc.array(ch, { minLength: 9, maxLength: 9 }))
+    .map(([a, b, c]) => [...a, ...b, ...c].join(''))
+    .map((s) => s + usccCheckCharacter(s));
+}
 
 type Json = Record<string, any>;
 
@@ -45,8 +56,40 @@ const dateArb = fc
   })
   .map(({ y, m, d }) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
 
-/** Values `prop` accepts (never null: the "stored value" side); `refIds` gives ids for references. */
-export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbitrary<unknown> {
+/**
+ * Maps of `prop` (an object with an `additionalProperties` schema): 1 to `maxProperties` (at most 3)
+ * keys matching its `propertyNames` pattern (else 1 to 8 lower-case letters), values from `values`.
+ */
+export function mapArbitrary(prop: Json, values: (p: Json) => fc.Arbitrary<unknown>): fc.Arbitrary<Json> {
+  const names = prop.propertyNames ?? {};
+  const key = fc
+    .stringMatching(new RegExp(names.pattern ?? '^[a-z]{1,8}$'))
+    .filter((k) => k.length >= 1 && k.length <= (names.maxLength ?? 8) && k !== '__proto__');
+  return fc.dictionary(key, values(prop.additionalProperties), {
+    minKeys: Math.max(1, prop.minProperties ?? 1),
+    maxKeys: Math.min(prop.maxProperties ?? 3, 3),
+  });
+}
+
+/** A property merged with the definition its `$ref` names (own keys win), chains followed. */
+export function derefIn(defs: Json, prop: Json): Json {
+  if (typeof prop?.$ref !== 'string') return prop;
+  const { $ref, ...own } = prop;
+  return { ...derefIn(defs, defs[String($ref).replace('#/definitions/', '')] ?? {}), ...own };
+}
+
+/**
+ * Values `prop` accepts (never null: the "stored value" side); `refIds` gives ids for references, `defs`
+ * the schema's `definitions` (for `$ref`).
+ */
+export function valueArb(
+  raw: Json,
+  refIds: Record<string, number[]>,
+  defs: Json = {},
+): fc.Arbitrary<unknown> {
+  const prop = derefIn(defs, raw);
+  if (prop.const !== undefined) return fc.constant(prop.const);
+  if (prop['x-uscc']) return arbitraryForUscc();
   const reference = prop['x-references']?.resource ?? prop['x-ui']?.reference;
   if (reference) return fc.constantFrom(...(refIds[reference] ?? [1]));
   if (prop.enum) return fc.constantFrom(...prop.enum.filter((v: unknown) => v !== null));
@@ -106,17 +149,24 @@ export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbit
     }
     case 'boolean':
       return fc.boolean();
-    case 'array':
-      return fc.array(valueArb(prop.items ?? {}, refIds), {
-        minLength: 1,
-        maxLength: Math.min(prop.maxItems ?? 3, 3),
-      });
+    case 'array': {
+      const limits = { minLength: 1, maxLength: Math.min(prop.maxItems ?? 3, 3) };
+      const items = valueArb(prop.items ?? {}, refIds, defs);
+      return prop.uniqueItems
+        ? fc.uniqueArray(items, { ...limits, selector: (v) => JSON.stringify(v) })
+        : fc.array(items, limits);
+    }
     case 'object': {
       const props = (prop.properties ?? {}) as Json;
+      if (!prop.properties && prop.additionalProperties && typeof prop.additionalProperties === 'object')
+        return mapArbitrary(prop, (p) => valueArb(p, refIds, defs));
       const required = new Set<string>(prop.required ?? []);
-      return fc.record(Object.fromEntries(Object.entries(props).map(([k, p]) => [k, valueArb(p, refIds)])), {
-        requiredKeys: Object.keys(props).filter((k) => required.has(k)),
-      });
+      return fc.record(
+        Object.fromEntries(Object.entries(props).map(([k, p]) => [k, valueArb(p, refIds, defs)])),
+        {
+          requiredKeys: Object.keys(props).filter((k) => required.has(k)),
+        },
+      );
     }
     default:
       throw new Error(`valueArb: unsupported type ${JSON.stringify(prop.type)}`);
@@ -135,23 +185,34 @@ export function recordArbitrary(schema: Json, refIds: Record<string, number[]>):
   const required = new Set<string>(schema.required ?? []);
   const props = writable(schema);
   return fc
-    .record(Object.fromEntries(props.map(([k, p]) => [k, valueArb(p, refIds)])), {
+    .record(Object.fromEntries(props.map(([k, p]) => [k, valueArb(p, refIds, schema.definitions)])), {
       requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
     })
     .map((rec) => inOrder(schema, rec));
 }
 
 /**
- * `rec` with the values of each `x-ordered` pair of `schema` (top level) swapped when the first is the
+ * `rec` with the values of each `x-ordered` pair of `schema` (at every depth: nested objects, lists'
+ * and maps' objects) swapped when the first is the
  * greater (numbers by value, text such as ISO dates by code unit, as keywordRules.ts compares them).
  */
-export function inOrder(schema: Json, rec: Json): Json {
+export function inOrder(schema: Json, rec: Json, defs: Json = schema.definitions ?? {}): Json {
   for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
     const [x, y] = [rec[a], rec[b]];
     if (x === undefined || x === null || y === undefined || y === null) continue;
     if (typeof x === 'number' && typeof y === 'number' ? x > y : String(x) > String(y))
       [rec[a], rec[b]] = [y, x];
   }
+  // the pairs of nested objects, of lists' objects and of maps' objects too
+  const visit = (raw: Json, v: unknown) => {
+    const p = derefIn(defs, raw ?? {});
+    if (Array.isArray(v)) for (const x of v) visit(p.items, x);
+    else if (v && typeof v === 'object')
+      if (p.properties) inOrder(p, v as Json, defs);
+      else if (p.additionalProperties && typeof p.additionalProperties === 'object')
+        for (const x of Object.values(v)) visit(p.additionalProperties, x);
+  };
+  for (const [k, p] of Object.entries<Json>(schema.properties ?? {})) visit(p, rec[k]);
   return rec;
 }
 

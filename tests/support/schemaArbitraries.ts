@@ -16,6 +16,7 @@
  * generator's choices) in tests/support/recordArbitraries.ts.
  */
 import fc from 'fast-check';
+import { KEYWORD_KINDS, keywordPart, type KeywordKind, type KeywordPart } from './schemaFuzzKeywords';
 
 type Json = Record<string, any>;
 
@@ -92,11 +93,16 @@ export const FIELD_KINDS = [
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
+/** Every kind the generator draws from: the field kinds, then the keyword kinds (schemaFuzzKeywords.ts). */
+export const ALL_KINDS: readonly (FieldKind | KeywordKind)[] = [...FIELD_KINDS, ...KEYWORD_KINDS];
+const isKeywordKind = (k: string): k is KeywordKind => (KEYWORD_KINDS as readonly string[]).includes(k);
+
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
 const labels = (en: string, zh: string) => ({ en, zh });
 
 /** The property schema of one field of `kind` (labels and x-ui are added by the caller). */
-function fieldArb(kind: FieldKind): fc.Arbitrary<Json> {
+function fieldArb(kind: FieldKind | KeywordKind): fc.Arbitrary<Json> {
+  if (isKeywordKind(kind)) return fc.constant({});
   switch (kind) {
     case 'text':
       return fc
@@ -263,10 +269,10 @@ const FILTERABLE: FieldKind[] = [
  */
 export function resourceSchemaArb(
   index: number,
-  mandatory: readonly FieldKind[] = [],
-  kinds: readonly FieldKind[] = FIELD_KINDS,
+  mandatory: readonly (FieldKind | KeywordKind)[] = [],
+  kinds: readonly (FieldKind | KeywordKind)[] = FIELD_KINDS,
 ): fc.Arbitrary<Json> {
-  const attrs = (kind: fc.Arbitrary<FieldKind>) =>
+  const attrs = (kind: fc.Arbitrary<FieldKind | KeywordKind>) =>
     fc.record({
       kind,
       word: fc.constantFrom(...WORDS),
@@ -279,7 +285,8 @@ export function resourceSchemaArb(
   const fields = fc
     .tuple(
       fc.tuple(...mandatory.map((k) => attrs(fc.constant(k)))),
-      fc.array(attrs(fc.constantFrom(...kinds)), { maxLength: 4 }),
+      // 0 to 4 more fields of the field kinds (a keyword kind's fields come with the mandatory ones)
+      fc.array(attrs(fc.constantFrom(...kinds.filter((k) => !isKeywordKind(k)))), { maxLength: 4 }),
     )
     .map(([a, b]) => [...a, ...b]);
   return fc
@@ -327,15 +334,23 @@ export function resourceSchemaArb(
         used.add(n);
         return n;
       };
+      const parts: KeywordPart[] = [];
       r.fields.forEach((f, i) => {
+        if (isKeywordKind(f.kind)) {
+          const part = keywordPart(f.kind, { name, path, fresh }, i + 2);
+          for (const [k, p] of part.fields) properties[k] = p;
+          required.push(...part.required);
+          parts.push(part);
+          return;
+        }
         const p = props[i];
-        const scalar = SCALAR.includes(f.kind);
+        const scalar = SCALAR.includes(f.kind as FieldKind);
         const ui = {
           ...(p['x-ui'] ?? {}),
           order: i + 2,
           ...(f.list && f.kind !== 'objectArray' && f.kind !== 'object' ? { list: true } : {}),
           ...(f.sortable && scalar ? { sortable: true } : {}),
-          ...(f.filter && FILTERABLE.includes(f.kind) ? { filter: true } : {}),
+          ...(f.filter && FILTERABLE.includes(f.kind as FieldKind) ? { filter: true } : {}),
         };
         const add = (fname: string, en: string, zh: string) => {
           // nested objects and lists of objects get a tab (an x-ui section labelled by x-sections)
@@ -403,9 +418,24 @@ export function resourceSchemaArb(
         required,
         additionalProperties: false,
       };
+      // Root keywords of the keyword kinds: objects merged one level deep, the rest set.
+      for (const part of parts)
+        for (const [k, v] of Object.entries(part.root))
+          schema[k] = v && typeof v === 'object' && !Array.isArray(v) ? { ...(schema[k] ?? {}), ...v } : v;
+      if (parts.length) {
+        // `x-storage` after its columns: the timestamps of the base schema stay.
+        const st = schema['x-storage'];
+        st.timestamps = { createTime: 'create', ...(st.timestamps ?? {}) };
+      }
       return schema;
     });
 }
+
+/**
+ * The sample CI's schema fuzz draws (tests/browser/schema-fuzz.test.ts without FUZZ_SCHEMAS/FUZZ_SEED):
+ * between them its schemas hold every keyword of the dialect (tests/unit/schema-fuzz-coverage.test.ts).
+ */
+export const CI_SAMPLE = { count: 4, seed: 18 } as const;
 
 /**
  * `count` schemas from `seed`, names unique within the run (see `resourceSchemaArb`). Every kind of
@@ -415,7 +445,7 @@ export function resourceSchemaArb(
 export function sampleSchemas(
   count: number,
   seed: number,
-  kinds: readonly FieldKind[] = FIELD_KINDS,
+  kinds: readonly (FieldKind | KeywordKind)[] = ALL_KINDS,
 ): Json[] {
   return Array.from(
     { length: count },

@@ -4,7 +4,9 @@
  * each failure written down (not thrown) so one run reports every problem of every schema:
  * - valid records (from `recordArbitrary`) round-trip every field: create answers them (omitted optional
  *   fields as their `default`, null when nullable, else left out), getOne answers the same record;
- * - update of one field changes that field only (every other field read back unchanged);
+ * - `x-count` fields answer the count the record alone tells (`knownCounts`);
+ * - update of one field changes that field only (every other field read back unchanged, but the
+ *   revision and `write` timestamps, `touchedByWrites`); a `writeOnly` field is never answered;
  * - getList with an equality filter (`x-ui.filter`) or free text `q`, and a sort (`x-ui.sortable`), lists
  *   the record, only matching records, in order (numbers and dates; text order is the database's);
  * - delete removes it (getOne 404 afterwards);
@@ -64,6 +66,7 @@ const typeOf = (p: Json) => ([] as string[]).concat(p.type ?? 'string').find((t)
  * else the default, else null for a nullable field, else nothing (the field left out).
  */
 function expected(p: Json, record: Json, field: string): unknown {
+  if (p.writeOnly) return undefined;
   if (record[field] !== undefined) return record[field];
   if (p.default !== undefined) return p.default;
   return ([] as string[]).concat(p.type ?? []).includes('null') ? null : undefined;
@@ -74,6 +77,30 @@ const query = (params: Json) =>
   Object.entries(params)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
     .join('&');
+
+/**
+ * The fields of `schema` every write may change on its own: the kernel's `revision` (If-Match) and the
+ * `write` timestamps of `x-storage`.
+ */
+export function touchedByWrites(schema: Json): Set<string> {
+  const stamps = Object.entries<string>(schema['x-storage']?.timestamps ?? {});
+  return new Set(['revision', ...stamps.filter(([, when]) => when === 'write').map(([k]) => k)]);
+}
+
+/**
+ * What the `x-count` fields of `schema` answer for `stored` when the count is known from the record alone:
+ * `{ resource: <itself>, field: 'id' }` (1, the record itself) and `{ field: 'id', key }` over another
+ * resource (1 when `key` holds an id, else 0); other counts are left out.
+ */
+function knownCounts(schema: Json, name: string, stored: Json): [string, number][] {
+  return Object.entries<Json>(schema.properties).flatMap(([f, p]) => {
+    const c = p['x-count'];
+    if (!c || c.field !== 'id') return [];
+    if (c.resource === name && (c.key ?? 'id') === 'id') return [[f, 1] as [string, number]];
+    if (c.resource !== name && c.key) return [[f, stored[c.key] == null ? 0 : 1] as [string, number]];
+    return [];
+  });
+}
 
 /**
  * Runs every check on `schema` against `t`; resolves the problems found (empty: all passed), each
@@ -114,6 +141,8 @@ export async function checkResourceApi(
       if (!same(stored[f], want) || (want === undefined && f in stored))
         fail(`create #${n}`, `${f} sent ${show(record[f])}, answered ${show(stored[f])}`);
     }
+    for (const [f, want] of knownCounts(schema, name, stored))
+      if (stored[f] !== want) fail(`x-count #${n}`, `${f} answered ${show(stored[f])}, expected ${want}`);
     const one = await getOne(id);
     if (one.status !== 200) fail(`getOne #${n}`, `${one.status} ${show(one.body)}`);
     else
@@ -125,7 +154,10 @@ export async function checkResourceApi(
     const [field, p] = props[(seed + n) % props.length];
     const pair = ((schema['x-ordered'] ?? []) as [string, string][]).find((pr) => pr.includes(field));
     const partner = pair ? stored[pair[0] === field ? pair[1] : pair[0]] : undefined;
-    const candidates = fc.sample(valueArb(p, refIds), { numRuns: 20, seed: seed + 1000 + n });
+    const candidates = fc.sample(valueArb(p, refIds, schema.definitions), {
+      numRuns: 20,
+      seed: seed + 1000 + n,
+    });
     const value =
       partner !== undefined && partner !== null
         ? partner
@@ -136,10 +168,11 @@ export async function checkResourceApi(
       fail(`update #${n} ${field}`, `${updated.status} ${show(updated.body)} for ${show(value)}`);
     else {
       const after = (await getOne(id)).body.data as Json;
-      if (!same(after[field], value))
+      if (!p.writeOnly && !same(after[field], value))
         fail(`update #${n}`, `${field} set to ${show(value)}, read ${show(after[field])}`);
+      const touched = touchedByWrites(schema);
       for (const k of Object.keys(before))
-        if (k !== field && !same(after[k], before[k]))
+        if (k !== field && !touched.has(k) && !same(after[k], before[k]))
           fail(`update #${n} ${field}`, `${k} changed from ${show(before[k])} to ${show(after[k])}`);
     }
     const current = (await getOne(id)).body.data as Json;

@@ -23,7 +23,7 @@ const schemas: ResourceSchema[] = [
   fixture('notice.schema.json'),
   fixture('everything.schema.json'),
 ];
-const refIds = { authors: [1, 2, 3] };
+const refIds = { authors: [1, 2, 3], contractTemplates: [1, 2] };
 const ajv = createAjv();
 /** The validator of a whole record of `s` (its own schema, compiled apart from the registry). */
 const recordCheck = (s: ResourceSchema) => {
