@@ -14,7 +14,7 @@
  *   lengths) sit on strings, `x-notFuture` and bounds on numbers, `x-upload` on a string or list of
  *   strings; `x-ordered` pairs two existing properties of the same comparable type (numbers, or strings of
  *   the same `date`/`date-time` format), `x-distinct` two strings; `x-ui.list`/`filter`/`sortable`/
- *   `section`, `x-unique`, `x-references` and `x-count` on top-level properties (`filter`/`sortable` not on
+ *   `section`, `x-unique`, `x-references`, `x-count`, `x-renamedFrom` and `x-fill` on top-level properties (`filter`/`sortable` not on
  *   objects, lists or computed counts); every property has its `x-i18n` label;
  * - labels: every section tab (`x-ui.section`) is labelled by `x-sections` or by the labelled property of
  *   that name (`main`, the fields without a section, may be), and `x-sections` names only sections in use;
@@ -481,7 +481,7 @@ class Checker {
       ...['list', 'filter', 'sortable', 'section']
         .filter((k) => ui[k] !== undefined && ui[k] !== false)
         .map((k) => `x-ui.${k}`),
-      ...['x-unique', 'x-references', 'x-count'].filter((k) => p[k] !== undefined),
+      ...['x-unique', 'x-references', 'x-count', 'x-renamedFrom', 'x-fill'].filter((k) => p[k] !== undefined),
     ];
     if (!top)
       for (const k of topOnly)
