@@ -15,6 +15,7 @@
  *   the door test fails naming any case marked so; see docs/architecture.md "One door".
  */
 import type { InjectOptions } from 'fastify';
+import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { multipart, type TestApp } from './helpers';
 
@@ -61,6 +62,60 @@ export interface HttpCase {
   query?: string;
   /** The token the route needs (default the admin's): `platform` for the mini-program's calls. */
   token?: 'platform' | 'none';
+}
+
+let n = 0;
+/** The context of the good calls: makers of the records they write on, in test app `t`. */
+export function doorContext(t: TestApp): DoorContext {
+  const db = () => t.app.db as Kysely<any>;
+  const make = async (url: string, body: Record<string, unknown>) => {
+    const r = await t.post(url, { ...body });
+    expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+    return r.body.data.id as number;
+  };
+  const ctx: DoorContext = {
+    t,
+    author: () => make('/artmanager/authors/addAuthors', { authorName: `Door author ${++n}` }),
+    artwork: async () =>
+      make('/artmanager/artwork/addArtwork', {
+        artWorkName: `Door artwork ${++n}`,
+        author: await ctx.author(),
+        classify: 'painting',
+        texture: 'oil',
+      }),
+    account: () =>
+      make('/dev-api/user/add', {
+        username: `door.user${++n}`,
+        name: 'Door',
+        password: 'door-password',
+        roles: ['user'],
+      }),
+    bidUser: async () => {
+      const phone = `1390000${String(++n).padStart(4, '0')}`;
+      const r = await t.post('/artmanager/subjects/insertUser', { phone });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+      return phone;
+    },
+    platformUser: async () => {
+      const account = await ctx.bidUser();
+      const r = await t.post('/app-api/user/login', { account, password: account }, null);
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+      return { account, token: r.body.data.token as string };
+    },
+    lastRevision: async (resource, id) =>
+      Number(
+        (
+          await db()
+            .selectFrom('audit_log')
+            .select('id')
+            .where('resource', '=', resource)
+            .where('recordId', '=', String(id))
+            .orderBy('id', 'desc')
+            .executeTakeFirstOrThrow()
+        ).id,
+      ),
+  };
+  return ctx;
 }
 
 let chaincodes = 0;
