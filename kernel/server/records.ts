@@ -3,36 +3,18 @@
  * - `recordBuilder(model)`: a stored row → the API record (JSON columns parsed, booleans as true/false,
  *   optional properties left out when absent, counts as numbers, display fields, the kernel's `revision`);
  * - `columnValues(model, body)`: the fields a body names → column values (JSON columns as text, booleans
- *   as 1/0, plain text trimmed and NFC);
+ *   as 1/0, plain text trimmed and NFC: kernel/dialect/plainText.ts, shared with the command-line import);
  * - `filterValue(model, field, value)`: a list filter's value as the column holds it (booleans as 1/0).
  * Pure; used by the generic repository (repository.ts).
  */
-import type { PropertySchema, ResourceSchema } from '../dialect/schemaRegistry';
 import { REVISION, type ResourceModel } from './model';
-import { deref } from '../dialect/deref';
+import { nfcPlainText, trimmedText } from '../dialect/plainText';
 
 /** A record as the API answers it. */
 export type RecordOut = Record<string, unknown>;
 
-/**
- * `value` with every string at an `x-plainText` node of `prop` in Unicode NFC, at any depth (objects,
- * array items, `$ref`s to the root schema's `definitions`): names inside JSON fields (an artwork's
- * `baseInfo.size`) get the same one spelling as top-level ones. Other strings are returned as sent.
- */
-export function nfcPlainText(
-  prop: PropertySchema | undefined,
-  value: unknown,
-  root: ResourceSchema,
-): unknown {
-  const p = deref(root, prop);
-  if (typeof value === 'string') return p?.['x-plainText'] ? value.normalize('NFC') : value;
-  if (Array.isArray(value)) return value.map((v) => nfcPlainText(p?.items, v, root));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, nfcPlainText(p?.properties?.[k], v, root)]),
-    );
-  return value;
-}
+/** The plain-text rule is shared with the command-line import: kernel/dialect/plainText.ts. */
+export { nfcPlainText };
 
 /** A JSON column's text parsed; `empty` ('[]', '{}', or null for a nullable one) for an absent or empty one. */
 function parseColumn(v: unknown, empty: string | null): unknown {
@@ -97,10 +79,8 @@ export function columnValues(model: ResourceModel, body: Record<string, unknown>
           ? json[k]
           : JSON.stringify(nfcPlainText(schema.properties[k], v, schema));
     } else if (typeof v === 'string' && trimmed.includes(k)) {
-      // NFC (Unicode UAX #15): one spelling per name, so "é" typed precomposed or combined is one value
-      // for unique checks, search and sorting.
-      const t = v.trim().normalize('NFC');
-      out[k] = t === '' && nullable.has(k) ? null : t;
+      // Trimmed and NFC (kernel/dialect/plainText.ts): one spelling per name, whichever door wrote it.
+      out[k] = trimmedText(v, nullable.has(k));
     } else out[k] = booleans.includes(k) ? booleanColumn(v) : v;
   }
   return out;

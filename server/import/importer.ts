@@ -25,7 +25,8 @@
  * `system` for the first-start seed), the SHA-256 of the stored row and its values (`state`: the
  * schema's properties, as kernel/server/records.ts `stateColumnsOf`), so History starts with the imported
  * record and Revert can restore it. Rows are validated with the registry's own create schemas
- * (validate.ts) before any write.
+ * (validate.ts) before any write, and their plain text is stored as the repository stores it: trimmed
+ * and NFC (kernel/dialect/plainText.ts, the rule kernel/server/records.ts `columnValues` applies).
  *
  * Not checked across runs: a Tate id reused by a different acno (the artworks table stores the acno,
  * not Tate's numeric id); within one run it is.
@@ -34,6 +35,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
 import { AUDIT_TABLE, digestOf, stateText, type WriteActor } from '../db/audit';
+import { storedPlainTexts } from '../../kernel/dialect/plainText';
 import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import type { MappedArtwork, MappedAuthor } from './mapping';
 import { prepared, preparedInThread, startPrepared } from './prepare';
@@ -96,6 +98,15 @@ export interface ImportOptions {
 
 /** The audit actor of an import whose caller names none: the server itself. */
 export const IMPORT_ACTOR: WriteActor = { accountId: null, account: 'system', call: 'import (Tate)' };
+
+/**
+ * A valid mapped record with its plain text as the repository stores it (kernel/dialect/plainText.ts:
+ * top-level names trimmed and NFC, names inside JSON fields NFC), so a row imported here and the same
+ * values sent through the API are stored identically; null stays null.
+ */
+function asStored<T extends object>(resource: 'authors' | 'artworks', record: T | null): T | null {
+  return record && (storedPlainTexts(schemaForResource(resource), record as Record<string, unknown>) as T);
+}
 
 /** The audited columns (`state`) of a resource: its schema's properties, write-only ones left out. */
 function stateColumns(resource: 'authors' | 'artworks'): string[] {
@@ -292,7 +303,7 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
             reject([jsonReason(r.error)]);
             continue;
           }
-          const record = r.record as MappedAuthor | null;
+          const record = asStored('authors', r.record as MappedAuthor | null);
           const { reasons } = r;
           if (!record || sourceId === null) {
             reject(reasons);
@@ -430,7 +441,7 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
           const artistId = row.artistId;
           const authorId = artistId === undefined ? undefined : (authorBySource.get(artistId) ?? undefined);
           const reasons = [...row.reasons];
-          const record = row.record as MappedArtwork | null;
+          const record = asStored('artworks', row.record as MappedArtwork | null);
           if (record) record.author = authorId ?? 1;
           if (artistId !== undefined && authorId === undefined) {
             const why = rejectedArtists.get(artistId);

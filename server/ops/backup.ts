@@ -26,7 +26,8 @@
  * or LEDGER_ORIGIN name), copies into a new sibling directory and renames it to DATA_DIR: a failed
  * restore leaves no half-written DATA_DIR. Then it merges the backup's signed state into the key dir's
  * (server/ops/signedState.ts): per origin the larger size, so a restore never lowers what the key dir
- * remembers, and a restored database behind it makes the server halt with a rollback alarm.
+ * remembers, and a restored database behind it makes the server halt with a rollback alarm. The restored
+ * database gets one audit row naming the backup (server/ops/restoreAudit.ts, issue 32 "One door").
  */
 import { createHash } from 'node:crypto';
 import {
@@ -81,6 +82,12 @@ export interface LedgerStateOptions {
   databaseOrigins?: string[];
   /** Restore: LEDGER_ORIGIN, the origin prefix the restored log must have when set. */
   ledgerOrigin?: string;
+  /**
+   * Restore: called with the staging directory (the restored files, not yet DATA_DIR) and the manifest,
+   * before the rename; what it throws fails the restore, leaving no DATA_DIR (server/ops/restoreAudit.ts
+   * writes the restore's audit row into the staged SQLite database here).
+   */
+  beforeCommit?: (staging: string, manifest: BackupManifest) => void;
 }
 
 function sha256(file: string): string {
@@ -253,6 +260,7 @@ export function restore(
       copyFileSync(join(source, f.path), to);
     }
     mkdirSync(join(staging, 'uploads'), { recursive: true });
+    opts.beforeCommit?.(staging, manifest);
     if (existsSync(dataDir)) rmdirSync(dataDir); // empty, checked above
     renameSync(staging, dataDir);
   } catch (e) {

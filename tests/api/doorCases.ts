@@ -5,15 +5,18 @@
  * fails naming a registered write route that has no case here, and a case whose route is gone.
  *
  * `writes`:
- * - `audited`: writes records, each with an audit row naming the signed-in account; `good` makes one
- *   such call (checked here), or `elsewhere` names the test that checks its audit row;
+ * - `audited`: writes records, each with an audit row naming the signed-in account (`actor: 'platform'`:
+ *   the platform user making the mini-program's call); `good` makes one such call (checked here), or
+ *   `elsewhere` names the test that checks its audit row;
  * - `session`: signs in or out (tokens and sessions, not records: no audit row);
  * - `read`: a POST that reads (a search body, a signed URL): a good call writes nothing audited;
  * - `staging`: writes the caller's own working rows (an import's dry run, its discard, saved views);
- * - `unaudited`: writes records without an audit row: the known gaps (issue 32), listed so that a new
- *   one fails the test; see docs/architecture.md "One door".
+ * - `unaudited`: writes records without an audit row: none is left (issue 32 closed the last ones), and
+ *   the door test fails naming any case marked so; see docs/architecture.md "One door".
  */
 import type { InjectOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 import { multipart, type TestApp } from './helpers';
 
 /** A good call: its body (JSON, or a multipart body with headers) and its token (default the admin's). */
@@ -21,7 +24,10 @@ export interface GoodCall {
   payload?: unknown;
   multipart?: ReturnType<typeof multipart>;
   query?: string;
-  token?: string;
+  /** The call's token (default the admin's; null: none). */
+  token?: string | null;
+  /** The account its audit rows must name, when not the admin (a platform user's own call). */
+  account?: string;
 }
 
 /** Ids made by the test before the cases run (doors.test.ts `setUp`). */
@@ -32,6 +38,10 @@ export interface DoorContext {
   account: () => Promise<number>;
   /** The last audit entry of a record (a revision to revert to). */
   lastRevision: (resource: string, id: number) => Promise<number>;
+  /** A new bid user (its account and first password: its phone number), not yet signed in. */
+  bidUser: () => Promise<string>;
+  /** A new platform user signed in (its first sign-in done): its account and token. */
+  platformUser: () => Promise<{ account: string; token: string }>;
 }
 
 export interface HttpCase {
@@ -52,6 +62,77 @@ export interface HttpCase {
   query?: string;
   /** The token the route needs (default the admin's): `platform` for the mini-program's calls. */
   token?: 'platform' | 'none';
+}
+
+let n = 0;
+/** The context of the good calls: makers of the records they write on, in test app `t`. */
+export function doorContext(t: TestApp): DoorContext {
+  const db = () => t.app.db as Kysely<any>;
+  const make = async (url: string, body: Record<string, unknown>) => {
+    const r = await t.post(url, { ...body });
+    expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+    return r.body.data.id as number;
+  };
+  const ctx: DoorContext = {
+    t,
+    author: () => make('/artmanager/authors/addAuthors', { authorName: `Door author ${++n}` }),
+    artwork: async () =>
+      make('/artmanager/artwork/addArtwork', {
+        artWorkName: `Door artwork ${++n}`,
+        author: await ctx.author(),
+        classify: 'painting',
+        texture: 'oil',
+      }),
+    account: () =>
+      make('/dev-api/user/add', {
+        username: `door.user${++n}`,
+        name: 'Door',
+        password: 'door-password',
+        roles: ['user'],
+      }),
+    bidUser: async () => {
+      const phone = `1390000${String(++n).padStart(4, '0')}`;
+      const r = await t.post('/artmanager/subjects/insertUser', { phone });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+      return phone;
+    },
+    platformUser: async () => {
+      const account = await ctx.bidUser();
+      const r = await t.post('/app-api/user/login', { account, password: account }, null);
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+      return { account, token: r.body.data.token as string };
+    },
+    lastRevision: async (resource, id) =>
+      Number(
+        (
+          await db()
+            .selectFrom('audit_log')
+            .select('id')
+            .where('resource', '=', resource)
+            .where('recordId', '=', String(id))
+            .orderBy('id', 'desc')
+            .executeTakeFirstOrThrow()
+        ).id,
+      ),
+  };
+  return ctx;
+}
+
+let chaincodes = 0;
+/** A multipart upload of a new chaincode (a new version each call). */
+export function chaincodeUpload() {
+  const source = 'package main\n\nfunc main() {}\n';
+  return multipart(
+    { name: 'doorcc', version: `1.${++chaincodes}` },
+    { bytes: Buffer.from(source), filename: 'door.go' },
+  );
+}
+
+/** The id of a chaincode just uploaded (installed, on the ledger). */
+async function uploaded(c: DoorContext): Promise<number> {
+  const r = await c.t.call({ method: 'POST', url: '/baas-api/chaincode/upload', ...chaincodeUpload() });
+  expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+  return r.body.data.id as number;
 }
 
 /** A 1×1 PNG. */
@@ -187,27 +268,43 @@ export const HTTP_CASES: Record<string, HttpCase> = {
       return { payload: { id: a.body.data.id } };
     },
   },
-  // The ledger's chaincode lifecycle (baas-api).
+  // The ledger's chaincode lifecycle (baas-api): the upload's row audited with its insert, each
+  // lifecycle step by the ledger's commit hook as the call's account (server/ledger/chaincode.ts).
   'POST /baas-api/chaincode/upload': {
-    writes: 'unaudited',
-    why: 'the chaincode table keeps its lifecycle in its own history column, not in the audit trail',
+    writes: 'audited',
+    good: async () => ({ multipart: chaincodeUpload() }),
     badMultipart: [
       { fields: { zzUnknown: 'x' }, field: 'zzUnknown' },
       { fields: {}, field: 'file' },
     ],
   },
-  'POST /baas-api/chaincode/approve': { writes: 'unaudited', why: 'as chaincode/upload' },
-  'POST /baas-api/chaincode/commit': { writes: 'unaudited', why: 'as chaincode/upload' },
-  // The mini-program's platform users (app-api).
+  'POST /baas-api/chaincode/approve': kernel(async (c) => ({ payload: { id: await uploaded(c) } })),
+  'POST /baas-api/chaincode/commit': kernel(async (c) => {
+    const id = await uploaded(c);
+    expect((await c.t.post('/baas-api/chaincode/approve', { id })).body.code).toBe(0);
+    return { payload: { id } };
+  }),
+  // The mini-program's platform users (app-api): their audit rows name the platform user.
   'POST /app-api/user/login': {
-    writes: 'session',
+    writes: 'audited',
     token: 'none',
-    why: 'a platform session; the first sign-in also registers the platform user (unaudited)',
+    why: 'a platform session; the first sign-in registers the platform user (audited, checked here)',
+    good: async (c) => {
+      const account = await c.bidUser();
+      return { payload: { account, password: account }, token: null, account };
+    },
   },
   'POST /app-api/user/password': {
-    writes: 'unaudited',
+    writes: 'audited',
     token: 'platform',
-    why: "a platform user's own password: its sessions table records it, not the audit trail",
+    good: async (c) => {
+      const { account, token } = await c.platformUser();
+      return {
+        payload: { oldPassword: account, newPassword: 'door-platform-password' },
+        token,
+        account,
+      };
+    },
   },
   'POST /app-api/user/logout': { writes: 'session', token: 'platform', why: 'ends the platform session' },
   // Console import, history, saved views (dev-api).

@@ -21,14 +21,18 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConfigError } from '../../server/configError';
 import type { ReportEntry } from '../../server/import/importer';
-import { SEED_FILES, seedIfEmpty } from '../../server/import/seed';
+import { seedIfEmpty } from '../../server/import/seed';
 import { ADMIN_COMMANDS, runAdmin } from '../../server/ops/admin';
-import { restore } from '../../server/ops/backup';
+import SQLite from 'better-sqlite3';
+import { backup, restore } from '../../server/ops/backup';
+import { auditRestorePostgres, restoreAuditRow } from '../../server/ops/restoreAudit';
+import { postgresOrigins } from '../../server/ops/signedState';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import { STARTUP_STEPS } from '../../server/startup';
-import { readGzJson } from '../import/helpers';
 import { ROOT } from '../support/serverProcess';
-import { HTTP_CASES, type DoorContext, type HttpCase } from './doorCases';
+import { digestOf } from '../../server/db/audit';
+import { ADMIN_CASES, BAD_ROWS, CLI_CASES, tateFiles } from './doorCli';
+import { chaincodeUpload, doorContext, HTTP_CASES, type HttpCase } from './doorCases';
 import { badInputs } from './doorInputs';
 import { createTestApp, multipart, type TestApp } from './helpers';
 
@@ -53,49 +57,6 @@ function cliTools(): string[] {
   >;
   return Object.values(scripts).flatMap((s) => [...s.matchAll(/run-built\.mjs (\S+)/g)].map((m) => m[1]));
 }
-
-/** What each command-line tool writes, and where its bad input is tried. */
-const CLI_CASES: Record<string, string> = {
-  server: 'the start-up steps (STARTUP_STEPS, below), then the HTTP routes',
-  import: 'below: bad rows refused naming the field, good rows audited as cli:<OS user>',
-  admin: 'below: ADMIN_COMMANDS',
-  backup: 'reads only (a snapshot into a new directory)',
-  restore: 'below: a tampered backup is refused and DATA_DIR stays empty',
-  'uploads-migrate': 'copies stored files between stores (same keys, no record changes)',
-  'ledger-verify': 'reads only',
-  'ledger-verify-proof': 'reads only',
-};
-
-/** Bad and good command lines of each admin command; a bad one's refusal must start `refused: <field>`. */
-const ADMIN_CASES: Record<string, { bad: [string[], string][]; good?: string[] }> = {
-  'create-user': {
-    bad: [
-      [['create-user', 'door.cli', '--roles', 'user', '--name', 'W'.repeat(100)], 'name'],
-      [['create-user', 'door.cli', '--roles', 'user', '--name', '<b>x</b>'], 'name'],
-      [['create-user', 'door.cli', '--roles', 'user', '--name', 'a\u001b[31m'], 'name'],
-      [['create-user', 'door.cli', '--roles', 'user,user,admin,admin'], 'roles'],
-      [['create-user', 'door.cli', '--roles', 'user', '--password', 'p'.repeat(300)], 'password'],
-      [['create-user', 'door.cli', '--roles', 'user', '--nmae', 'Typo'], '--nmae'],
-      [['create-user', '--roles', 'user'], 'username'],
-      [['create-user', 'door.cli'], 'roles'],
-    ],
-    good: ['create-user', 'door.cli', '--roles', 'user', '--password', 'door-cli-password'],
-  },
-  'reset-password': {
-    bad: [
-      [['reset-password', 'door.cli', '--password', 'short'], 'password'],
-      [['reset-password', 'door.cli', '--zz', 'x'], '--zz'],
-      [['reset-password'], 'username'],
-    ],
-    good: ['reset-password', 'door.cli', '--password', 'door-cli-password-2'],
-  },
-  'list-users': { bad: [[['list-users', 'extra'], 'username']] },
-  'disable-user': {
-    bad: [[['disable-user', 'door.cli', '--force', '1'], '--force']],
-    good: ['disable-user', 'door.cli'],
-  },
-  'revoke-sessions': { bad: [[['revoke-sessions'], 'username']], good: ['revoke-sessions', 'door.cli'] },
-};
 
 /** The start-up steps' cases (each checked below). */
 const STARTUP_CASES = ['migrations', 'accounts', 'seed'];
@@ -229,42 +190,7 @@ describe(`one door: the write entry points (${DB})`, () => {
   }, 60_000);
 
   it('a good call of every audited HTTP write leaves audit rows naming the signed-in account', async () => {
-    let n = 0;
-    const make = async (url: string, body: Record<string, unknown>) => {
-      const r = await t.post(url, { ...body });
-      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
-      return r.body.data.id as number;
-    };
-    const ctx: DoorContext = {
-      t,
-      author: () => make('/artmanager/authors/addAuthors', { authorName: `Door author ${++n}` }),
-      artwork: async () =>
-        make('/artmanager/artwork/addArtwork', {
-          artWorkName: `Door artwork ${++n}`,
-          author: await ctx.author(),
-          classify: 'painting',
-          texture: 'oil',
-        }),
-      account: () =>
-        make('/dev-api/user/add', {
-          username: `door.user${++n}`,
-          name: 'Door',
-          password: 'door-password',
-          roles: ['user'],
-        }),
-      lastRevision: async (resource, id) =>
-        Number(
-          (
-            await db()
-              .selectFrom('audit_log')
-              .select('id')
-              .where('resource', '=', resource)
-              .where('recordId', '=', String(id))
-              .orderBy('id', 'desc')
-              .executeTakeFirstOrThrow()
-          ).id,
-        ),
-    };
+    const ctx = doorContext(t);
     const wrong: string[] = [];
     const unchecked: string[] = [];
     for (const [door, c] of Object.entries(HTTP_CASES)) {
@@ -279,21 +205,23 @@ describe(`one door: the write entry points (${DB})`, () => {
       const res = await t.call({
         method: method as 'POST',
         url: url + (call.query ?? ''),
+        ...(call.token !== undefined ? { token: call.token } : {}),
         ...(call.multipart ?? { payload: call.payload as never }),
       });
       const rows = await auditSince(from);
+      const actor = call.account ?? 'admin';
       if (res.body.code !== 0)
         wrong.push(`${door} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      else if (!rows.length || rows.some((r) => r.account !== 'admin' && r.account !== 'system'))
+      else if (!rows.length || rows.some((r) => r.account !== actor && r.account !== 'system'))
         wrong.push(`${door}: audit rows ${JSON.stringify(rows.map((r) => [r.account, r.call]))}`);
-      else if (!rows.some((r) => r.account === 'admin' && r.call === door))
-        wrong.push(`${door}: no audit row by admin for the call (${rows.map((r) => r.call).join(', ')})`);
+      else if (!rows.some((r) => r.account === actor && r.call === door))
+        wrong.push(`${door}: no audit row by ${actor} for the call (${rows.map((r) => r.call).join(', ')})`);
     }
     expect(wrong).toEqual([]);
     expect(unchecked).toEqual([]);
   }, 60_000);
 
-  it('the writes without an audit row are the known ones (each says why)', () => {
+  it('no write is left without an audit row: sessions, reads and staging rows each say why', () => {
     const unaudited = Object.entries(HTTP_CASES).filter(
       ([, c]) => c.writes !== 'audited' && c.writes !== 'read',
     );
@@ -302,12 +230,7 @@ describe(`one door: the write entry points (${DB})`, () => {
       Object.entries(HTTP_CASES)
         .filter(([, c]) => c.writes === 'unaudited')
         .map(([d]) => d),
-    ).toEqual([
-      'POST /baas-api/chaincode/upload',
-      'POST /baas-api/chaincode/approve',
-      'POST /baas-api/chaincode/commit',
-      'POST /app-api/user/password',
-    ]);
+    ).toEqual([]);
   });
 
   it('every admin command refuses bad arguments in one line naming the field, writes nothing; a good one is audited as cli', async () => {
@@ -336,37 +259,85 @@ describe(`one door: the write entry points (${DB})`, () => {
   });
 });
 
-/** A small Tate file pair from the shipped sample: one artist, two of its artworks, and `bad` rows. */
-function tateFiles(dir: string, bad: Record<string, unknown>[], skip = 0) {
-  const artists = readGzJson(SEED_FILES.artists).rows;
-  const artworks = readGzJson(SEED_FILES.artworks).rows;
-  const ids = new Set(artists.map((a) => a.id));
-  const good = artworks
-    .filter(
-      (w) => ids.has(w.contributors?.[0]?.id) && String(w.title).length < 30 && w.medium && w.dimensions,
-    )
-    .slice(skip, skip + 2);
-  const artist = artists.find((a) => a.id === good[0].contributors[0].id)!;
-  const rows = [
-    ...good.filter((w) => w.contributors[0].id === artist.id),
-    ...bad.map((b) => ({ ...good[0], ...b })),
-  ];
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'artists.json'), JSON.stringify([artist]));
-  writeFileSync(join(dir, 'artworks.json'), JSON.stringify(rows));
-  return {
-    artistsFile: join(dir, 'artists.json'),
-    artworksFile: join(dir, 'artworks.json'),
-    good: rows.length - bad.length,
+describe(`one door: the audit rows of the ledger's and the mini-program's writes (${DB})`, () => {
+  /** The audit rows of one record, oldest first. */
+  const rowsOf = (resource: string, id: number) =>
+    db()
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('resource', '=', resource)
+      .where('recordId', '=', String(id))
+      .orderBy('id')
+      .execute();
+  /** Each row's `before` is the previous row's `after`, and the last `after` is the stored row's digest. */
+  const expectChained = (rows: Record<string, any>[], stored: unknown) => {
+    expect(rows[0].before).toBeNull();
+    rows.slice(1).forEach((r, i) => expect(r.before).toBe(rows[i].after));
+    expect(rows[rows.length - 1].after).toBe(digestOf(stored as Record<string, unknown>));
   };
-}
 
-const BAD_ROWS = [
-  { acno: 'T99991', id: 990001, title: 'a <b onclick=x>bold</b>' },
-  { acno: 'T99992', id: 990002, title: 'x'.repeat(61) },
-  { acno: 'T99993', id: 990003, title: 'a\u001b[31mred' },
-  { acno: 'T99994', id: 990004, title: 42 },
-];
+  it('chaincode upload, approve, commit: each change of the stored row has its audit row, by the calling account', async () => {
+    const up = await t.call({ method: 'POST', url: '/baas-api/chaincode/upload', ...chaincodeUpload() });
+    expect(up.body.code, JSON.stringify(up.body)).toBe(0);
+    const id = up.body.data.id as number;
+    for (const step of ['approve', 'commit'])
+      expect((await t.post(`/baas-api/chaincode/${step}`, { id })).body.code).toBe(0);
+    const rows = await rowsOf('chaincode', id);
+    expect(rows.map((r) => [r.account, r.accountId === null, r.call])).toEqual([
+      ['admin', false, 'POST /baas-api/chaincode/upload'], // the row inserted
+      ['admin', false, 'POST /baas-api/chaincode/upload'], // its installation on the ledger
+      ['admin', false, 'POST /baas-api/chaincode/approve'],
+      ['admin', false, 'POST /baas-api/chaincode/commit'],
+    ]);
+    expect(rows.map((r) => JSON.parse(r.state).status)).toEqual([
+      'installed',
+      'installed',
+      'approved',
+      'committed',
+    ]);
+    // What each step changed (the block time, `updateTime`, may equal the previous one: left out).
+    expect(rows.slice(1).map((r) => JSON.parse(r.changed).filter((c: string) => c !== 'updateTime'))).toEqual(
+      [['history'], ['history', 'status'], ['history', 'status']],
+    );
+    expect(rows.every((r) => !('code' in JSON.parse(r.state)))).toBe(true);
+    expectChained(
+      rows,
+      await db().selectFrom('chaincode').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+  });
+
+  it("a platform user's first sign-in and password change are audited as that user; later sign-ins are not", async () => {
+    const phone = '13900009999';
+    expect((await t.post('/artmanager/subjects/insertUser', { phone })).body.code).toBe(0);
+    const bid = await db()
+      .selectFrom('bid_users')
+      .select('id')
+      .where('account', '=', phone)
+      .executeTakeFirstOrThrow();
+    const from = await lastAuditId();
+    const login = await t.post('/app-api/user/login', { account: phone, password: phone }, null);
+    expect(login.body.code).toBe(0);
+    const platformId = login.body.data.user.id as number;
+    const changed = await t.post(
+      '/app-api/user/password',
+      { oldPassword: phone, newPassword: 'door-platform-2' },
+      login.body.data.token,
+    );
+    expect(changed.body.code).toBe(0);
+    expect(
+      (await t.post('/app-api/user/login', { account: phone, password: 'door-platform-2' }, null)).body.code,
+    ).toBe(0);
+    const rows = await auditSince(from);
+    expect(rows.map((r) => [r.account, r.accountId, r.call, r.resource, Number(r.recordId)])).toEqual([
+      [phone, null, 'POST /app-api/user/login', 'platformUsers', platformId],
+      [phone, null, 'POST /app-api/user/password', 'bidUsers', bid.id],
+    ]);
+    expect(JSON.parse(rows[1].changed)).toEqual(['mustChangePassword', 'passwordHash']);
+    expect(JSON.parse(rows[1].state)).not.toHaveProperty('passwordHash');
+    // The bid user's history: its creation (by the admin), then the password change.
+    expect((await rowsOf('bidUsers', bid.id)).map((r) => r.account)).toEqual(['admin', phone]);
+  });
+});
 
 describe(`one door: start-up steps and command-line tools (${DB})`, () => {
   let fresh: TestApp;
@@ -443,6 +414,11 @@ describe(`one door: start-up steps and command-line tools (${DB})`, () => {
       BAD_ROWS.map((b) => ({ ...b, acno: b.acno.replace('T9999', 'T9998') })),
       2,
     );
+    // One more good row whose title has surrounding spaces and a decomposed "é" (e + U+0301).
+    const TITLE = ' Cafe\u0301 au lait ';
+    const rows = JSON.parse(readFileSync(more.artworksFile, 'utf8'));
+    rows.push({ ...rows[0], acno: 'T99970', id: 990070, title: TITLE });
+    writeFileSync(more.artworksFile, JSON.stringify(rows));
     const env = {
       ...process.env,
       DATA_DIR: fresh.dataDir,
@@ -498,6 +474,22 @@ describe(`one door: start-up steps and command-line tools (${DB})`, () => {
         .trim()
         .split('\n'),
     ).toEqual([expect.stringMatching(/^refused: --nmae: not an option of create-user/)]);
+
+    // The same title imported and sent through the API is stored identically: trimmed, NFC.
+    const viaApi = await fresh.post('/artmanager/artwork/addArtwork', {
+      artWorkName: TITLE,
+      author: (await fdb.selectFrom('authors').select('id').executeTakeFirstOrThrow()).id,
+      classify: 'painting',
+      texture: 'oil',
+    });
+    expect(viaApi.body.code, JSON.stringify(viaApi.body)).toBe(0);
+    const names = await fdb
+      .selectFrom('artworks')
+      .select(['sourceId', 'artWorkName'])
+      .where((eb) => eb.or([eb('sourceId', '=', 'T99970'), eb('id', '=', viaApi.body.data.id)]))
+      .orderBy('id')
+      .execute();
+    expect(names.map((x) => x.artWorkName)).toEqual(['Caf\u00e9 au lait', 'Caf\u00e9 au lait']);
   }, 60_000);
 
   it('restore: a tampered backup is refused and DATA_DIR stays empty', () => {
@@ -517,6 +509,66 @@ describe(`one door: start-up steps and command-line tools (${DB})`, () => {
     expect(() => restore(backupDir, target)).toThrow(/baas\.sqlite/);
     expect(() => readFileSync(join(target, 'baas.sqlite'))).toThrow();
   });
+
+  it('npm run restore: the restored database gets one audit row, by cli, naming the backup', async () => {
+    const url = fresh.app.config.databaseUrl;
+    const backupDir = join(dir, 'good-backup');
+    const manifest = await backup(
+      fresh.dataDir,
+      backupDir,
+      url ? 'postgresql' : 'sqlite',
+      url ? { databaseOrigins: await postgresOrigins(url) } : {},
+    );
+    expect(manifest.origins!.length).toBeGreaterThan(0);
+    const from = await lastAuditIn(fresh);
+    const target = join(dir, 'restored-good');
+    const r = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/restore.ts'), backupDir], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: target,
+        LEDGER_KEY_DIR: join(dir, 'restored-keys'),
+        DATABASE_URL: url ?? '',
+        LEDGER_ORIGIN: '',
+        NODE_ENV: '',
+      },
+    });
+    expect(r.stdout).toContain("the restore is recorded in the restored database's audit trail");
+    // PostgreSQL: the database pg_restore restored (here: the one backed up); SQLite: the restored file.
+    let rows: Record<string, any>[];
+    if (url) rows = await auditSinceIn(fresh, from);
+    else {
+      const restored = new SQLite(join(target, 'baas.sqlite'), { readonly: true });
+      rows = restored.prepare('select * from audit_log where id > ? order by id').all(from) as never;
+      restored.close();
+    }
+    expect(rows.map((x) => [x.account, x.accountId, x.call, x.resource, x.recordId, x.before])).toEqual([
+      [
+        expect.stringMatching(/^cli:/),
+        null,
+        `npm run restore ${backupDir}`,
+        'database',
+        manifest.createdAt,
+        null,
+      ],
+    ]);
+    expect(JSON.parse(rows[0].state)).toEqual({
+      backup: backupDir,
+      createdAt: manifest.createdAt,
+      database: manifest.database,
+      files: manifest.files.length,
+      bytes: manifest.files.reduce((n, f) => n + f.bytes, 0),
+    });
+    expect(rows[0].after).toBe(digestOf(JSON.parse(rows[0].state)));
+    if (!url) return;
+    // A DATABASE_URL naming a database of another log (not the restored one) gets no row.
+    const other = t.app.config.databaseUrl!;
+    const before = await lastAuditId();
+    expect(await auditRestorePostgres(other, manifest, restoreAuditRow(backupDir, manifest))).toMatch(
+      /not the restored database/,
+    );
+    expect(await lastAuditId()).toBe(before);
+  }, 60_000);
 });
 
 const lastAuditIn = async (app: TestApp) =>

@@ -12,6 +12,9 @@
  * Fabric's lifecycle); approving a definition for the organisation and committing it to the channel, the
  * two steps that decide what code every record's transactions run, stay with `admin`. So the account
  * that uploads code cannot on its own put it in force.
+ * Audit (issue 32, "One door"): the upload's row is audited with its insert, as the signed-in account;
+ * each lifecycle step's change by the ledger's commit hook, as the transaction's creator (the same
+ * account), with this call (server/ledger/chaincode.ts).
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
@@ -24,7 +27,9 @@ import { ApiError, apiError, conflict } from '../../errors';
 import { msg } from '../../../common/messages/index';
 import multipart from '../../plugins/external/multipart';
 import { multipartError } from '../../storage/multipartError';
+import { actorOf, storedRow } from '../../db/audit';
 import {
+  auditChaincode,
   checkGoSource,
   LIFECYCLE_CHAINCODE,
   LIFECYCLE_FUNCTION,
@@ -172,28 +177,34 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
         );
       const now = blockTimeText();
       const codeHash = sha256Hex(checked.code);
-      const { id } = await db
-        .insertInto('chaincode')
-        .values({
-          channelId: channel.id,
-          name: body.name,
-          version: body.version,
-          initArgs: JSON.stringify(body.initArgs),
-          args: JSON.stringify(body.args),
-          policy: body.policy,
-          function: body.function,
-          functionType: body.functionType,
-          fileName: file!.name,
-          code: checked.code,
-          codeHash,
-          status: 'installed',
-          history: '[]',
-          createdBy: req.account!.account,
-          createTime: now,
-          updateTime: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const actor = actorOf(req);
+      // The row and its audit row in one transaction (the block's hook audits the installation's step).
+      const id = await db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('chaincode')
+          .values({
+            channelId: channel.id,
+            name: body.name,
+            version: body.version,
+            initArgs: JSON.stringify(body.initArgs),
+            args: JSON.stringify(body.args),
+            policy: body.policy,
+            function: body.function,
+            functionType: body.functionType,
+            fileName: file!.name,
+            code: checked.code,
+            codeHash,
+            status: 'installed',
+            history: '[]',
+            createdBy: req.account!.account,
+            createTime: now,
+            updateTime: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await auditChaincode(trx, actor, id, undefined, await storedRow(trx, 'chaincode', id));
+        return id;
+      });
       let storedTxId: string | undefined;
       try {
         await app.ledger.submitAndWait(
@@ -211,7 +222,15 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
         // Stored but not yet in a block (a timeout): keep the row; the block fills its history, and until
         // then its next lifecycle step is refused.
         if (!storedTxId || !(await app.ledger.isPending(storedTxId)))
-          await db.deleteFrom('chaincode').where('id', '=', id).where('history', '=', '[]').execute();
+          await db.transaction().execute(async (trx) => {
+            const before = await storedRow(trx, 'chaincode', id);
+            const gone = await trx
+              .deleteFrom('chaincode')
+              .where('id', '=', id)
+              .where('history', '=', '[]')
+              .executeTakeFirst();
+            if (Number(gone.numDeletedRows)) await auditChaincode(trx, actor, id, before, undefined);
+          });
         throw err;
       }
       return ok(await load(id), 'installed');

@@ -23,11 +23,19 @@
  *   `newPassword` when short or equal to the current one), clears `mustChangePassword`, ends the user's
  *   other sessions and keeps this one.
  * - POST logout → ends this session.
+ *
+ * Audit (issue 32, "One door"): the platform user's registration at its first sign-in (resource
+ * `platformUsers`) and a password change (resource `bidUsers`, the row holding the password hash) each
+ * add their audit row in the write's transaction, the actor being the platform user itself: no console
+ * account id, its account name as the audit `account` ({@link platformActor}). Sessions and the login
+ * counts are not audited (as the console's sign-ins).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
+import { actorOf, ensureBaseRevision, recordAudit, storedRow, type WriteActor } from '../../../db/audit';
+import { stateColumnsOf } from '../../../../kernel/server/records';
 import { tokenHash } from '../../../plugins/app/auth';
 import { ok } from '../../../plugins/app/envelope';
 import { apiError, invalidField } from '../../../errors';
@@ -68,6 +76,14 @@ const USER_COLUMNS = [
   'loginCount',
   'lastLoginTime',
 ] as const;
+
+/**
+ * The audit actor of a platform user's own call: the request's call and client id, no console account
+ * id, the platform user's `account` (server/db/audit.ts WriteActor).
+ */
+function platformActor(request: FastifyRequest, account: string): WriteActor {
+  return { ...actorOf(request), accountId: null, account };
+}
 
 /** The session each guarded request was signed in with (set by the onRequest hook `signedIn`). */
 const sessions = new WeakMap<FastifyRequest, PlatformSession>();
@@ -124,7 +140,7 @@ export default async function platformUserRoutes(app: FastifyInstance) {
       const start = nowText(now);
       const platformUserId = await app.db.transaction().execute(async (trx) => {
         // The first sign-in registers the bid user on the platform.
-        await trx
+        const registered = await trx
           .insertInto('platform_users')
           .values({
             uid: bid.uid,
@@ -135,7 +151,7 @@ export default async function platformUserRoutes(app: FastifyInstance) {
             chainId: bid.chainId,
           })
           .onConflict((oc) => oc.column('account').doNothing())
-          .execute();
+          .executeTakeFirst();
         const { id } = await trx
           .selectFrom('platform_users')
           .select('id')
@@ -164,6 +180,14 @@ export default async function platformUserRoutes(app: FastifyInstance) {
           .set((eb) => ({ loginCount: eb('loginCount', '+', 1), lastLoginTime: start }))
           .where('id', '=', bid.id)
           .execute();
+        // The registration's audit row, with the row as this transaction leaves it.
+        if (Number(registered.numInsertedOrUpdatedRows ?? 0) > 0)
+          await recordAudit(trx, platformActor(request, bid.account), {
+            resource: 'platformUsers',
+            recordId: id,
+            after: await storedRow(trx, 'platform_users', id),
+            stateColumns: stateColumnsOf(app.resources.platformUsers.model),
+          });
         return id;
       });
       return ok({
@@ -201,7 +225,7 @@ export default async function platformUserRoutes(app: FastifyInstance) {
           ? undefined
           : await app.db
               .selectFrom('bid_users')
-              .select(['id', 'passwordHash'])
+              .select(['id', 'account', 'passwordHash'])
               .where('id', '=', me.bidUserId)
               .executeTakeFirst();
       if (!bid?.passwordHash || !(await verifyPassword(oldPassword, bid.passwordHash)))
@@ -210,11 +234,21 @@ export default async function platformUserRoutes(app: FastifyInstance) {
         throw invalidField('newPassword', 'samePassword', 'must differ from the current password');
       const passwordHash = await hashPassword(newPassword);
       await app.db.transaction().execute(async (trx) => {
+        const stateColumns = stateColumnsOf(app.resources.bidUsers.model);
+        const before = await storedRow(trx, 'bid_users', bid.id);
+        await ensureBaseRevision(trx, 'bidUsers', bid.id, before, stateColumns);
         await trx
           .updateTable('bid_users')
           .set({ passwordHash, mustChangePassword: 0 })
           .where('id', '=', bid.id)
           .execute();
+        await recordAudit(trx, platformActor(request, bid.account), {
+          resource: 'bidUsers',
+          recordId: bid.id,
+          before,
+          after: await storedRow(trx, 'bid_users', bid.id),
+          stateColumns,
+        });
         // The other sessions end; this one (which proved the current password) stays.
         await trx
           .updateTable('platform_sessions')
