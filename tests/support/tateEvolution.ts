@@ -19,8 +19,8 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { dialectErrors, formatDialectError } from '../../scripts/codegen/dialect';
 import {
@@ -34,7 +34,7 @@ import { migrateToLatest, planMigrations, type MigrationPlan } from '../../serve
 import { migrations } from '../../server/db/migrations/index';
 
 type Json = Record<string, any>;
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The six Tate classifications (the values of `classify` in the import). */
 export const CLASSIFY = [
