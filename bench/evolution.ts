@@ -17,7 +17,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
 import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
@@ -47,9 +46,7 @@ async function runOne(label: string, opts: { dataDir: string; databaseUrl?: stri
       for (const edit of EDITS) {
         const skip = [...edit.changed, 'provenance', 'inventoryChecked'];
         const rename = edit.renamed ? { [edit.renamed[1]]: edit.renamed[0] } : {};
-        const breaking = edit.breaks
-          ? (await sql.raw<{ id: number }>(edit.breaks.query).execute(db)).rows.map((r) => Number(r.id))
-          : [];
+        const breaking = await evo.breaking(edit);
         const before = await rowDigests(db, skip, {}, breaking);
         const r = await evo.step(edit);
         const after = await rowDigests(db, skip, rename, breaking);

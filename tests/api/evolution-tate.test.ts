@@ -77,9 +77,7 @@ describe.each(EDITS.map((edit, i) => ({ edit, i })))('edit $edit.title', ({ edit
     const skip = [...edit.changed, ...ADDED];
     const rename = edit.renamed ? { [edit.renamed[1]]: edit.renamed[0] } : {};
     // the rows the rule breaks, by a query of their own (the data alone tells, before the migration)
-    const breaking = edit.breaks
-      ? (await sql.raw<{ id: number }>(edit.breaks.query).execute(t.app.db)).rows.map((r) => Number(r.id))
-      : [];
+    const breaking = await evo.breaking(edit);
     const before = await rowDigests(t.app.db, skip, {}, breaking);
     const revisions = await column('revision');
     const changedBefore = await Promise.all(edit.changed.map(column));

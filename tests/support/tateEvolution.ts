@@ -36,25 +36,23 @@ import { migrations } from '../../server/db/migrations/index';
 type Json = Record<string, any>;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The six Tate classifications (the values of `classify` in the import). */
-export const CLASSIFY = [
-  'installation',
-  'on paper, print',
-  'on paper, unique',
-  'painting',
-  'relief',
-  'sculpture',
-];
+/** What the edits read from the imported data: the classifications (`classify` values) found there. */
+export interface EditContext {
+  classify: string[];
+}
+
+/** `'a', 'b'` for an SQL `IN` list. */
+const sqlList = (values: string[]) => values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ');
 
 /** One edit: what it does to the artwork schema, the columns it changes, and the rows it should break. */
 export interface Edit {
   title: string;
   /** Edits the artwork schema in place (cumulative over the earlier edits). */
-  apply(schema: Json): void;
+  apply(schema: Json, ctx: EditContext): void;
   /** The columns whose values the edit may change (left out of the digest); a new column is left out anyway. */
   changed: string[];
   /** The rule a tightening checks, `<column> <rule>`, and the independent SQL query of the rows breaking it. */
-  breaks?: { rule: string; query: string };
+  breaks?: { rule: string; query(ctx: EditContext): string };
   /** The `x-onBreak` (or other schema edit) that lets the refused migration through. */
   fix?(schema: Json): void;
   /** A column renamed by the edit: `[from, to]` (its values compared under the new name). */
@@ -107,17 +105,17 @@ export const EDITS: Edit[] = [
   },
   {
     title: '4 retype a field (classify: string → enum)',
-    apply: (s) => {
+    apply: (s, ctx) => {
       s.properties.classify = {
         ...s.properties.classify,
-        enum: [...CLASSIFY],
-        'x-enumLabels': Object.fromEntries(CLASSIFY.map((c) => [c, label(c, c)])),
+        enum: [...ctx.classify],
+        'x-enumLabels': Object.fromEntries(ctx.classify.map((c) => [c, label(c, c)])),
       };
     },
     changed: [],
     breaks: {
       rule: 'classify enum',
-      query: `SELECT id FROM artworks WHERE classify NOT IN (${CLASSIFY.map((c) => `'${c}'`).join(', ')}) ORDER BY id`,
+      query: (ctx) => `SELECT id FROM artworks WHERE classify NOT IN (${sqlList(ctx.classify)}) ORDER BY id`,
     },
   },
   {
@@ -128,7 +126,7 @@ export const EDITS: Edit[] = [
     changed: ['artWorkName'],
     breaks: {
       rule: 'artWorkName maxLength',
-      query: `SELECT id FROM artworks WHERE length("artWorkName") > 50 ORDER BY id`,
+      query: () => `SELECT id FROM artworks WHERE length("artWorkName") > 50 ORDER BY id`,
     },
     fix: (s) => {
       s['x-onBreak'] = { ...s['x-onBreak'], artWorkName: { truncate: true } };
@@ -151,12 +149,8 @@ export const EDITS: Edit[] = [
     changed: ['classify'],
     breaks: {
       rule: 'classify enum',
-      query: `SELECT id FROM artworks WHERE classify NOT IN (${[
-        ...CLASSIFY.filter((c) => c !== 'relief'),
-        'video',
-      ]
-        .map((c) => `'${c}'`)
-        .join(', ')}) ORDER BY id`,
+      query: (ctx) =>
+        `SELECT id FROM artworks WHERE classify NOT IN (${sqlList([...ctx.classify.filter((c) => c !== 'relief'), 'video'])}) ORDER BY id`,
     },
     fix: (s) => {
       s['x-onBreak'] = { ...s['x-onBreak'], classify: { set: 'sculpture' } };
@@ -239,12 +233,28 @@ export function evolution(db: Kysely<any>, tmpName: string) {
     return { name: planned.name, module, current: planned.current };
   }
 
+  let context: EditContext | undefined;
+  /** The classifications of the imported artworks (read once, before the first edit). */
+  async function contextOf(): Promise<EditContext> {
+    context ??= {
+      classify: (
+        await sql<{ classify: string }>`SELECT DISTINCT classify FROM artworks ORDER BY classify`.execute(db)
+      ).rows.map((r) => r.classify),
+    };
+    return context;
+  }
+
+  /** The ids of the rows `edit` breaks, by its own SQL query (none for an edit that tightens nothing). */
+  async function breaking(edit: Edit): Promise<number[]> {
+    if (!edit.breaks) return [];
+    const text = edit.breaks.query(await contextOf());
+    return (await sql.raw<{ id: number }>(text).execute(db)).rows.map((r) => Number(r.id));
+  }
+
   /** Applies `edit`, runs codegen's part, plans and runs the migration (see the module doc). */
   async function step(edit: Edit): Promise<EditResult> {
-    edit.apply(artwork);
-    const expected = edit.breaks
-      ? (await sql.raw<{ id: number }>(edit.breaks.query).execute(db)).rows.map((r) => Number(r.id))
-      : [];
+    edit.apply(artwork, await contextOf());
+    const expected = await breaking(edit);
     let t0 = performance.now();
     let m = await codegen();
     let codegenMs = ms(t0);
@@ -279,6 +289,7 @@ export function evolution(db: Kysely<any>, tmpName: string) {
 
   return {
     step,
+    breaking,
     schemas: () => list.map((l) => l.schema),
     artwork: () => artwork,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
