@@ -429,7 +429,8 @@ process.once('SIGINT', () => {
 // `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts); `npm run bench -- --ledger`:
 // the ledger's section alone (bench/ledger.ts; BENCH_LEDGER_PARTS chooses its parts); `--transfer`:
 // export and import (bench/transfer.ts); `--conflicts`: many operators editing the same records
-// (bench/conflicts.ts).
+// (bench/conflicts.ts); `--evolution`: the eight artwork schema edits on the full Tate import
+// (bench/evolution.ts).
 (process.argv.includes('--scale')
   ? import('./scale').then((m) => m.main(process.argv))
   : process.argv.includes('--ledger')
@@ -438,7 +439,9 @@ process.once('SIGINT', () => {
       ? import('./transfer').then((m) => m.main())
       : process.argv.includes('--conflicts')
         ? import('./conflicts').then((m) => m.main())
-        : main()
+        : process.argv.includes('--evolution')
+          ? import('./evolution').then((m) => m.main())
+          : main()
 ).then(
   () => process.exit(0),
   (e: unknown) => {

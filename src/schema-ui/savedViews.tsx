@@ -9,6 +9,8 @@
  * - `LastViewSync`: keeps the list's current filter, sort and columns as the account's last view on the
  *   server (`POST /dev-api/views/last`, a second after the last change) and, on the list's first showing in
  *   a session, restores it (`GET /dev-api/views/last`), so that signing out and in again brings it back.
+ * Views keep their columns by source; a view is applied as it fits the schema now (viewRestore.ts
+ * `restorableView`): a field removed since it was saved is left out of its filter, sort and columns.
  */
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -39,12 +41,14 @@ import {
 import { useNavigate } from 'react-router';
 import { getToken, httpClient } from '../dataProvider/httpClient';
 import { toQuery } from '../dataProvider';
-
-interface ViewSettings {
-  filter: Record<string, unknown>;
-  sort: { field: string; order: 'ASC' | 'DESC' } | null;
-  columns: string[] | null;
-}
+import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
+import {
+  columnSources,
+  recordFields,
+  restorableView,
+  type AvailableColumn,
+  type ViewSettings,
+} from './viewRestore';
 
 interface SavedView extends ViewSettings {
   id: number;
@@ -66,18 +70,37 @@ async function viewsPost<T>(path: string, body: unknown): Promise<T> {
     .data;
 }
 
-/** The list's current filter, sort and columns, and a function applying saved ones. */
+/** The field names of `resource`'s records now, or undefined for a list without a resource schema. */
+function fieldsOf(resource: string): string[] | undefined {
+  try {
+    return recordFields(schemaForResource(resource));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The list's current filter, sort and columns (columns by source: viewRestore.ts), and a function applying
+ * saved ones; `fit` makes a saved view fit for the list as the schema is now (fields removed since left out).
+ */
 function useViewSettings() {
   const resource = useResourceContext()!;
   const { filterValues, sort, setFilters, setSort } = useListContext();
   const [columns, setColumns] = useStore<string[] | undefined>(columnsKey(resource));
-  const current: ViewSettings = { filter: filterValues ?? {}, sort: sort ?? null, columns: columns ?? null };
-  const apply = (v: ViewSettings) => {
+  const [available] = useStore<AvailableColumn[]>(`preferences.${resource}.datagrid.availableColumns`, []);
+  const current: ViewSettings = {
+    filter: filterValues ?? {},
+    sort: sort ?? null,
+    columns: columnSources(columns, available),
+  };
+  const fit = (v: ViewSettings) => restorableView(v, available, fieldsOf(resource));
+  const apply = (saved: ViewSettings) => {
+    const v = fit(saved);
     if (v.sort) setSort(v.sort);
-    setFilters(v.filter ?? {}, {});
+    setFilters(v.filter, {});
     setColumns(v.columns ?? undefined);
   };
-  return { resource, current, apply, setColumns };
+  return { resource, current, apply, fit, setColumns };
 }
 
 /** The page shown, from the address bar (hash route `#/path?query`): `/path`. */
@@ -90,11 +113,12 @@ const shownPage = () => window.location.hash.split('?')[0].slice(1);
  * stays mounted until the next page is rendered), that navigation would bring him back to the list.
  */
 function useRestoreView() {
-  const { setColumns } = useViewSettings();
+  const { setColumns, fit } = useViewSettings();
   const { perPage } = useListContext();
   const navigate = useNavigate();
-  return (v: ViewSettings, page: string) => {
+  return (saved: ViewSettings, page: string) => {
     if (shownPage() !== page) return;
+    const v = fit(saved);
     const hash = window.location.hash;
     const q = new URLSearchParams(hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '');
     q.set('filter', JSON.stringify(v.filter ?? {}));
