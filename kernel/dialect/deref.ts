@@ -59,7 +59,16 @@ export function deref<T extends Node>(root: Root, node: T | undefined): T | unde
 }
 
 /** Keywords whose value is one schema. */
-const ONE = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames']);
+const ONE = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+]);
 /** Keywords whose value maps names to schemas. */
 const MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
 /** Keywords whose value is a list of schemas. */

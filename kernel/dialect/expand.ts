@@ -17,7 +17,10 @@ export const ARCHIVE_RESOURCE_FIELD = 'resource';
 type Json = Record<string, any>;
 
 /** The singular of a resource label "one |||| many" (the whole label when it has no plural). */
-const singular = (label: unknown) => String(label ?? '').split('||||')[0].trim();
+const singular = (label: unknown) =>
+  String(label ?? '')
+    .split('||||')[0]
+    .trim();
 
 /** `x-resource.name` and `x-i18n` of every schema of `list` that says `x-archive: true`, in list order. */
 export function archivable(list: Json[]): { name: string; i18n?: { en: string; zh: string } }[] {
