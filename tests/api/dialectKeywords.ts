@@ -148,9 +148,11 @@ export function describeDialectKeywords(target: () => KeywordTarget): void {
       expect(good).toMatchObject({ reviewer: 'Wang Fang', labCode: '91350100M000100Y43' });
     });
 
-    it('keeps a closed treatment final, and lets only an admin delete', async () => {
+    it('keeps a closed treatment final, and admits only an admin', async () => {
       const t = await add({ ...BASE_RECORD, objectCode: 'FRZ001' });
+      // admin only (x-roles and the call's roles): a user is refused
       expect((await call('POST', `${BASE}/delete`, { id: t.id }, { who: 'user' })).status).toBe(403);
+      expect((await call('GET', `${BASE}/getInfo?id=${t.id}`, undefined, { who: 'user' })).status).toBe(403);
       await call('POST', `${BASE}/update`, { id: t.id, status: 'closed' });
       const frozen = await call('POST', `${BASE}/update`, { id: t.id, title: 'Changed' });
       expect(frozen.status).toBe(400);
