@@ -18,9 +18,10 @@ const updatable = resourceSchemas().filter((s) => {
   return e.create && e.update && e.getOne;
 });
 
+/** The fields an update can change: not read-only, and not a `const` (one value: nothing to change it to). */
 const writable = (s: ResourceSchema) =>
   Object.entries(s.properties)
-    .filter(([, p]) => !p.readOnly)
+    .filter(([, p]) => !p.readOnly && p.const === undefined)
     .map(([name]) => name);
 
 async function send(t: TestApp, spec: EndpointSpec, params: Record<string, unknown>) {
