@@ -37,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
 import { createBareAjv } from '../kernel/dialect/schemaCompiler';
+import { derivedKinds, expandSchemas } from '../kernel/dialect/expand';
 import {
   buildVariant,
   VARIANT_KINDS,
@@ -120,12 +121,19 @@ export function loadSchemas(): { file: string; schema: Json }[] {
   return list;
 }
 
-/** The schemas, refused (SchemaRefusal) unless every one is in the dialect. */
-export function checkedSchemas(): { file: string; schema: Json }[] {
+/**
+ * The schemas, refused (SchemaRefusal) unless every one is in the dialect, as the dialect derives them
+ * (kernel/dialect/expand.ts `expandSchemas`: `$ref`s inlined, the pigeonhole's kinds from `x-archive`),
+ * the shapes the registry reads at run time; `withRefs`: the same with its `$ref`s kept (the TypeScript
+ * types name each definition's type).
+ */
+export function checkedSchemas(): { file: string; schema: Json; withRefs: Json }[] {
   const list = loadSchemas();
   const errors = dialectErrors(list.map(({ file, schema }) => ({ file: `schemas/${file}`, schema })));
   if (errors.length) throw new SchemaRefusal(errors);
-  return list;
+  const expanded = expandSchemas(list.map((l) => l.schema));
+  const withRefs = derivedKinds(list.map((l) => l.schema));
+  return list.map((l, i) => ({ file: l.file, schema: expanded[i], withRefs: withRefs[i] }));
 }
 
 const ident = (id: string) => id.replace(/[^A-Za-z0-9_]/g, '_');
@@ -219,7 +227,7 @@ async function schemaFiles(): Promise<Record<string, string>> {
   const fmt = (src: string) => prettier.format(src, { ...config, parser: 'typescript' });
   return {
     'common/generated/schemaIndex.ts': await fmt(schemaIndex(list)),
-    'common/generated/types.ts': await fmt(await types(list)),
+    'common/generated/types.ts': await fmt(await types(list.map((l) => ({ schema: l.withRefs })))),
     'src/generated/resources.ts': await fmt(emitResources(list, BANNER)),
     'src/generated/messages.ts': await fmt(messages(list).both),
     'src/generated/messages.en.ts': await fmt(messages(list).en),
@@ -348,8 +356,9 @@ export async function schemaSteps(schema: Json, all: Json[]): Promise<void> {
 export async function failureLines(e: unknown): Promise<string[]> {
   if (e instanceof SchemaRefusal) return e.errors.map(formatDialectError);
   try {
-    const list = loadSchemas().map(({ file, schema }) => ({ file: `schemas/${file}`, schema }));
-    const all = list.map((l) => l.schema);
+    const loaded = loadSchemas();
+    const all = expandSchemas(loaded.map((l) => l.schema));
+    const list = loaded.map(({ file }, i) => ({ file: `schemas/${file}`, schema: all[i] }));
     const found: DialectError[] = [];
     for (const f of list) found.push(...(await probeSchema(f, (schema) => schemaSteps(schema, all))));
     if (found.length) return found.map(formatDialectError);

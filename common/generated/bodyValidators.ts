@@ -12,8 +12,8 @@ function cjsExports(ns) {
 }
 const cjs0 = cjsExports(cjs0ns);
 
-export const account = validate50;
-const schema79 = {"$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
+export const account = validate42;
+const schema43 = {"$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{2,31}$", "u");
 const func2 = keywordRules.text;
 const func3 = cjs0.default;
@@ -21,7 +21,7 @@ const func4 = keywordRules.maxWidth;
 const func5 = keywordRules.plainText;
 const func14 = keywordRules.url;
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account" */;
 let vErrors = null;
 let errors = 0;
@@ -268,7 +268,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
-const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema79.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema43.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -317,7 +317,7 @@ errors++;
 if(data.introduction !== undefined){
 let data6 = data.introduction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema79.properties.introduction.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema43.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -354,7 +354,7 @@ errors++;
 if(data.avatar !== undefined){
 let data7 = data.avatar;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema79.properties.avatar.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema43.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -435,15 +435,15 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const account_listQuery = validate51;
-const schema80 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const account_listQuery = validate43;
+const schema44 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 const pattern49 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -581,7 +581,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema44.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -604,7 +604,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema44.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -671,14 +671,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
-export const account_listBody = validate52;
-const schema81 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const account_listBody = validate44;
+const schema45 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -816,7 +816,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema45.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -839,7 +839,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema45.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -921,14 +921,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const archivedRecord = validate53;
-const schema82 = {"$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true},"resource":{"type":"string","enum":["contracts","artworks"],"readOnly":true},"recordId":{"type":"integer","readOnly":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
+export const archivedRecord = validate45;
+const schema46 = {"$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true},"resource":{"type":"string","readOnly":true,"enum":["artworks","contracts"]},"recordId":{"type":"integer","readOnly":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord" */;
 let vErrors = null;
 let errors = 0;
@@ -970,8 +970,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!((data1 === "contracts") || (data1 === "artworks"))){
-const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema82.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(!((data1 === "artworks") || (data1 === "contracts"))){
+const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema46.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1096,14 +1096,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const archivedRecord_listQuery = validate54;
-const schema83 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+export const archivedRecord_listQuery = validate46;
+const schema47 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["artworks","contracts"],"maxLength":200}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -1241,7 +1241,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema83.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema47.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1264,7 +1264,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema83.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema47.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1322,8 +1322,8 @@ errors++;
 }
 if(data.resource !== undefined){
 let data6 = data.resource;
-if(!((data6 === "contracts") || (data6 === "artworks"))){
-const err18 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema83.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(!((data6 === "artworks") || (data6 === "contracts"))){
+const err18 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema47.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1366,14 +1366,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const archivedRecord_listBody = validate55;
-const schema84 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+export const archivedRecord_listBody = validate47;
+const schema48 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"resource":{"type":"string","enum":["artworks","contracts"],"maxLength":200}},"additionalProperties":false};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -1511,7 +1511,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema48.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1534,7 +1534,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema48.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1607,8 +1607,8 @@ errors++;
 }
 if(data.resource !== undefined){
 let data7 = data.resource;
-if(!((data7 === "contracts") || (data7 === "artworks"))){
-const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema84.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(!((data7 === "artworks") || (data7 === "contracts"))){
+const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema48.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1651,14 +1651,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory = validate56;
-const schema85 = {"$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
+export const artCategory = validate48;
+const schema49 = {"$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -1780,14 +1780,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listQuery = validate57;
-const schema86 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const artCategory_listQuery = validate49;
+const schema50 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -1925,7 +1925,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema50.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1948,7 +1948,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema50.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2015,14 +2015,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listBody = validate58;
-const schema87 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const artCategory_listBody = validate50;
+const schema51 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -2160,7 +2160,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema87.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema51.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2183,7 +2183,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema87.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema51.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2265,21 +2265,18 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork = validate59;
-const schema88 = {"$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema89 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema90 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema96 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork = validate51;
+const schema52 = {"$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"rfid":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issuer":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"operator":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"ownershipProof":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"otherCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const func15 = Object.prototype.hasOwnProperty;
 const func67 = keywordRules.notFuture;
 const func76 = keywordRules.ordered;
 const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork" */;
 let vErrors = null;
 let errors = 0;
@@ -2358,7 +2355,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema88.properties, key0))){
+if(!(func15.call(schema52.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2675,7 +2672,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema88.properties.possessor.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema52.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2723,7 +2720,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema88.properties.bid.type},message:"must be integer,null"};
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema52.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2767,7 +2764,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema52.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2788,7 +2785,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema88.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema52.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2800,7 +2797,7 @@ errors++;
 if(data.chain !== undefined){
 let data11 = data.chain;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema88.properties.chain.type},message:"must be string,null"};
+const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema52.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2826,7 +2823,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data12 = data.blockTime;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema88.properties.blockTime.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema52.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2852,7 +2849,7 @@ errors++;
 if(data.chainDigest !== undefined){
 let data13 = data.chainDigest;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema88.properties.chainDigest.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema52.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2927,7 +2924,7 @@ errors++;
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func15.call(schema88.properties.baseInfo.properties, key1))){
+if(!(func15.call(schema52.properties.baseInfo.properties, key1))){
 const err52 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
@@ -2941,7 +2938,7 @@ errors++;
 if(data16.size !== undefined){
 let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2989,7 +2986,7 @@ errors++;
 if(data16.width !== undefined){
 let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3025,7 +3022,7 @@ errors++;
 if(data16.height !== undefined){
 let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3061,7 +3058,7 @@ errors++;
 if(data16.depth !== undefined){
 let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -3097,7 +3094,7 @@ errors++;
 if(data16.units !== undefined){
 let data21 = data16.units;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -3107,7 +3104,7 @@ vErrors.push(err66);
 errors++;
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema88.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema52.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3120,7 +3117,7 @@ errors++;
 if(data16.dateText !== undefined){
 let data22 = data16.dateText;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3167,7 +3164,7 @@ errors++;
 if(data16.startYear !== undefined){
 let data23 = data16.startYear;
 if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3203,7 +3200,7 @@ errors++;
 if(data16.endYear !== undefined){
 let data24 = data16.endYear;
 if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3239,7 +3236,7 @@ errors++;
 if(data16.acno !== undefined){
 let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3275,7 +3272,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema89.type},message:"must be string,null"};
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3286,7 +3283,7 @@ errors++;
 }
 if(typeof data26 === "string"){
 if(func3(data26) > 1000){
-const err82 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err82 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3297,7 +3294,7 @@ errors++;
 }
 const failure29 = func2("line", data26);
 if(failure29 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+const err83 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3308,7 +3305,7 @@ errors++;
 }
 const failure30 = func14(true, data26);
 if(failure30 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
+const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3322,7 +3319,7 @@ errors++;
 if(data16.groupTitle !== undefined){
 let data27 = data16.groupTitle;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3395,7 +3392,7 @@ errors++;
 if(data28.creditLine !== undefined){
 let data29 = data28.creditLine;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3431,7 +3428,7 @@ errors++;
 if(data28.acquisitionYear !== undefined){
 let data30 = data28.acquisitionYear;
 if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3467,7 +3464,7 @@ errors++;
 if(data28.price !== undefined){
 let data31 = data28.price;
 if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3492,7 +3489,7 @@ errors++;
 if(data28.currency !== undefined){
 let data32 = data28.currency;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3502,7 +3499,7 @@ vErrors.push(err99);
 errors++;
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema88.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema52.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3515,7 +3512,7 @@ errors++;
 if(data28.dealTime !== undefined){
 let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3576,7 +3573,7 @@ errors++;
 if(data34.level !== undefined){
 let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema88.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema52.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3586,7 +3583,7 @@ vErrors.push(err106);
 errors++;
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema88.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema52.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3599,7 +3596,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/type",keyword:"type",params:{type: schema52.properties.securityInfo.properties.watermark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3610,7 +3607,7 @@ errors++;
 }
 if(typeof data36 === "string"){
 if(func3(data36) > 200){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3621,7 +3618,7 @@ errors++;
 }
 const failure36 = func5(true, data36);
 if(failure36 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
+const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3632,7 +3629,7 @@ errors++;
 }
 const failure37 = func2("line", data36);
 if(failure37 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -3646,7 +3643,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/type",keyword:"type",params:{type: schema52.properties.securityInfo.properties.rfid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3657,7 +3654,7 @@ errors++;
 }
 if(typeof data37 === "string"){
 if(func3(data37) > 200){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -3668,7 +3665,7 @@ errors++;
 }
 const failure38 = func5(true, data37);
 if(failure38 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -3679,7 +3676,7 @@ errors++;
 }
 const failure39 = func2("line", data37);
 if(failure39 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3718,7 +3715,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/type",keyword:"type",params:{type: schema52.properties.certificateInfo.properties.certificateNo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3729,7 +3726,7 @@ errors++;
 }
 if(typeof data39 === "string"){
 if(func3(data39) > 200){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -3740,7 +3737,7 @@ errors++;
 }
 const failure40 = func5(true, data39);
 if(failure40 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
+const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -3751,7 +3748,7 @@ errors++;
 }
 const failure41 = func2("line", data39);
 if(failure41 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -3765,7 +3762,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/type",keyword:"type",params:{type: schema52.properties.certificateInfo.properties.issuer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -3776,7 +3773,7 @@ errors++;
 }
 if(typeof data40 === "string"){
 if(func3(data40) > 200){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -3787,7 +3784,7 @@ errors++;
 }
 const failure42 = func5(true, data40);
 if(failure42 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
+const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -3798,7 +3795,7 @@ errors++;
 }
 const failure43 = func2("line", data40);
 if(failure43 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -3812,7 +3809,7 @@ errors++;
 if(data38.issueDate !== undefined){
 let data41 = data38.issueDate;
 if((typeof data41 !== "string") && (data41 !== null)){
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema88.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema52.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -3907,7 +3904,7 @@ vErrors.push(err133);
 errors++;
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema88.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema52.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -3920,7 +3917,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/type",keyword:"type",params:{type: schema52.properties.traceability.items.properties.result.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -3931,7 +3928,7 @@ errors++;
 }
 if(typeof data45 === "string"){
 if(func3(data45) > 200){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -3942,7 +3939,7 @@ errors++;
 }
 const failure45 = func5(true, data45);
 if(failure45 !== null){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -3953,7 +3950,7 @@ errors++;
 }
 const failure46 = func2("line", data45);
 if(failure46 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3967,7 +3964,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/type",keyword:"type",params:{type: schema52.properties.traceability.items.properties.operator.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3978,7 +3975,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 200){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3989,7 +3986,7 @@ errors++;
 }
 const failure47 = func5(true, data46);
 if(failure47 !== null){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -4000,7 +3997,7 @@ errors++;
 }
 const failure48 = func2("line", data46);
 if(failure48 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -4014,7 +4011,7 @@ errors++;
 if(data43.time !== undefined){
 let data47 = data43.time;
 if((typeof data47 !== "string") && (data47 !== null)){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema88.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema52.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -4050,7 +4047,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/type",keyword:"type",params:{type: schema52.properties.traceability.items.properties.attachment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -4061,7 +4058,7 @@ errors++;
 }
 if(typeof data48 === "string"){
 if(func3(data48) > 1000){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4072,7 +4069,7 @@ errors++;
 }
 const failure50 = func2("line", data48);
 if(failure50 !== null){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -4083,7 +4080,7 @@ errors++;
 }
 const failure51 = func14(true, data48);
 if(failure51 !== null){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4134,7 +4131,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/type",keyword:"type",params:{type: schema52.properties.ownership.properties.ownerIdentity.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4145,7 +4142,7 @@ errors++;
 }
 if(typeof data50 === "string"){
 if(func3(data50) > 200){
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -4156,7 +4153,7 @@ errors++;
 }
 const failure52 = func5(true, data50);
 if(failure52 !== null){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
+const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4167,7 +4164,7 @@ errors++;
 }
 const failure53 = func2("line", data50);
 if(failure53 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4181,7 +4178,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/type",keyword:"type",params:{type: schema52.properties.ownership.properties.ownershipProof.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4192,7 +4189,7 @@ errors++;
 }
 if(typeof data51 === "string"){
 if(func3(data51) > 1000){
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -4203,7 +4200,7 @@ errors++;
 }
 const failure54 = func2("line", data51);
 if(failure54 !== null){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -4214,7 +4211,7 @@ errors++;
 }
 const failure55 = func14(true, data51);
 if(failure55 !== null){
-const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -4228,7 +4225,7 @@ errors++;
 if(data49.creditCheck !== undefined){
 let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema88.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema52.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -4238,7 +4235,7 @@ vErrors.push(err161);
 errors++;
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema88.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema52.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -4276,7 +4273,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/type",keyword:"type",params:{type: schema52.properties.authenticity.properties.appraisalCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -4287,7 +4284,7 @@ errors++;
 }
 if(typeof data54 === "string"){
 if(func3(data54) > 1000){
-const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -4298,7 +4295,7 @@ errors++;
 }
 const failure56 = func2("line", data54);
 if(failure56 !== null){
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -4309,7 +4306,7 @@ errors++;
 }
 const failure57 = func14(true, data54);
 if(failure57 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
+const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -4323,7 +4320,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/type",keyword:"type",params:{type: schema52.properties.authenticity.properties.otherCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -4334,7 +4331,7 @@ errors++;
 }
 if(typeof data55 === "string"){
 if(func3(data55) > 1000){
-const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -4345,7 +4342,7 @@ errors++;
 }
 const failure58 = func2("line", data55);
 if(failure58 !== null){
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -4356,7 +4353,7 @@ errors++;
 }
 const failure59 = func14(true, data55);
 if(failure59 !== null){
-const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -4381,7 +4378,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data56 = data.sourceId;
 if((typeof data56 !== "string") && (data56 !== null)){
-const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema88.properties.sourceId.type},message:"must be string,null"};
+const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema52.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -4415,14 +4412,14 @@ vErrors.push(err176);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listQuery = validate60;
-const schema101 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listQuery = validate52;
+const schema53 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -4434,7 +4431,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func15.call(schema101.properties, key0))){
+if(!(func15.call(schema53.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4560,7 +4557,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema53.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4583,7 +4580,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema101.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema53.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4759,7 +4756,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4782,7 +4779,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema101.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema53.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4803,14 +4800,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listBody = validate61;
-const schema102 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listBody = validate53;
+const schema54 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -4822,7 +4819,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func15.call(schema102.properties, key0))){
+if(!(func15.call(schema54.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4948,7 +4945,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema102.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema54.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4971,7 +4968,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema102.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema54.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5162,7 +5159,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5185,7 +5182,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema102.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema54.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5206,14 +5203,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry = validate62;
-const schema103 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"},"state":{"type":["object","null"],"readOnly":true}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+export const auditEntry = validate54;
+const schema55 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"},"state":{"type":["object","null"],"readOnly":true}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
 let vErrors = null;
 let errors = 0;
@@ -5272,7 +5269,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema103.properties, key0))){
+if(!(func15.call(schema55.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5351,7 +5348,7 @@ errors++;
 if(data.accountId !== undefined){
 let data3 = data.accountId;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema103.properties.accountId.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema55.properties.accountId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5482,7 +5479,7 @@ errors++;
 if(data.before !== undefined){
 let data9 = data.before;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err21 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema103.properties.before.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema55.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5508,7 +5505,7 @@ errors++;
 if(data.after !== undefined){
 let data10 = data.after;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema103.properties.after.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema55.properties.after.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5534,7 +5531,7 @@ errors++;
 if(data.state !== undefined){
 let data11 = data.state;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema103.properties.state.type},message:"must be object,null"};
+const err25 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema55.properties.state.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5555,14 +5552,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listQuery = validate63;
-const schema104 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listQuery = validate55;
+const schema56 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -5574,7 +5571,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func15.call(schema104.properties, key0))){
+if(!(func15.call(schema56.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5700,7 +5697,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema104.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema56.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5723,7 +5720,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema104.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5898,14 +5895,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listBody = validate64;
-const schema105 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listBody = validate56;
+const schema57 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -5917,7 +5914,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func15.call(schema105.properties, key0))){
+if(!(func15.call(schema57.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6043,7 +6040,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema105.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema57.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6066,7 +6063,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema57.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6256,14 +6253,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-export const author = validate65;
-const schema106 = {"$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
+export const author = validate57;
+const schema58 = {"$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
@@ -6288,7 +6285,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema106.properties, key0))){
+if(!(func15.call(schema58.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6373,7 +6370,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema106.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema58.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6409,7 +6406,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema106.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema58.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6490,7 +6487,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema106.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema58.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6502,7 +6499,7 @@ errors++;
 if(data.chain !== undefined){
 let data6 = data.chain;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema106.properties.chain.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema58.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6528,7 +6525,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data7 = data.blockTime;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema106.properties.blockTime.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema58.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6554,7 +6551,7 @@ errors++;
 if(data.chainDigest !== undefined){
 let data8 = data.chainDigest;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema106.properties.chainDigest.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema58.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6638,7 +6635,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema106.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema58.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6650,7 +6647,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema106.properties.wxCode.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema58.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6697,7 +6694,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema106.properties.wxUrl.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema58.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6744,7 +6741,7 @@ errors++;
 if(data.wxCreateTime !== undefined){
 let data14 = data.wxCreateTime;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema106.properties.wxCreateTime.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema58.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6770,7 +6767,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data15 = data.sourceId;
 if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema106.properties.sourceId.type},message:"must be integer,null"};
+const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema58.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6791,14 +6788,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listQuery = validate66;
-const schema107 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listQuery = validate58;
+const schema59 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -6936,7 +6933,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema107.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema59.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6959,7 +6956,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema107.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema59.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7028,7 +7025,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema107.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema59.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7051,7 +7048,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema107.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema59.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -7072,14 +7069,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listBody = validate67;
-const schema108 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listBody = validate59;
+const schema60 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -7217,7 +7214,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema108.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema60.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7240,7 +7237,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema108.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7324,7 +7321,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema108.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema60.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7347,7 +7344,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema108.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema60.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -7368,15 +7365,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser = validate68;
-const schema109 = {"$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
+export const bidUser = validate60;
+const schema61 = {"$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
 const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
@@ -7401,7 +7398,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema109.properties, key0))){
+if(!(func15.call(schema61.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7511,7 +7508,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema109.properties.phone.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema61.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7557,7 +7554,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema109.properties.nickname.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema61.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7605,7 +7602,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema109.properties.avatar.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema61.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7678,7 +7675,7 @@ errors++;
 if(data.chainId !== undefined){
 let data7 = data.chainId;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema109.properties.chainId.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema61.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7750,7 +7747,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data10 = data.lastLoginTime;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema109.properties.lastLoginTime.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema61.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7785,7 +7782,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema109.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema61.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7805,14 +7802,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listQuery = validate69;
-const schema110 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const bidUser_listQuery = validate61;
+const schema62 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -7950,7 +7947,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema110.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema62.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7973,7 +7970,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema110.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema62.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8040,14 +8037,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listBody = validate70;
-const schema111 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const bidUser_listBody = validate62;
+const schema63 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -8185,7 +8182,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema111.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema63.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8208,7 +8205,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema111.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema63.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8290,16 +8287,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const block = validate71;
-const schema112 = {"$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+export const block = validate63;
+const schema64 = {"$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
 let vErrors = null;
 let errors = 0;
@@ -8642,14 +8639,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listQuery = validate72;
-const schema113 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const block_listQuery = validate64;
+const schema65 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -8797,7 +8794,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema113.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8864,14 +8861,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listBody = validate73;
-const schema114 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const block_listBody = validate65;
+const schema66 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -9019,7 +9016,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema114.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9101,17 +9098,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode = validate74;
-const schema115 = {"$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+export const chaincode = validate66;
+const schema67 = {"$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
 const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
 let vErrors = null;
 let errors = 0;
@@ -9155,7 +9152,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema115.properties, key0))){
+if(!(func15.call(schema67.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -9497,7 +9494,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema115.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema67.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9597,7 +9594,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema115.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9847,14 +9844,14 @@ vErrors.push(err58);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listQuery = validate75;
-const schema116 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const chaincode_listQuery = validate67;
+const schema68 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -9992,7 +9989,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema116.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema68.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10015,7 +10012,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema116.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema68.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10082,14 +10079,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listBody = validate76;
-const schema117 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const chaincode_listBody = validate68;
+const schema69 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -10227,7 +10224,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema117.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema69.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10250,7 +10247,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema117.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema69.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10332,14 +10329,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const channel = validate77;
-const schema118 = {"$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+export const channel = validate69;
+const schema70 = {"$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
 let vErrors = null;
 let errors = 0;
@@ -10554,14 +10551,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listQuery = validate78;
-const schema119 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const channel_listQuery = validate70;
+const schema71 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -10699,7 +10696,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema119.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10722,7 +10719,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema119.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10789,14 +10786,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listBody = validate79;
-const schema120 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const channel_listBody = validate71;
+const schema72 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -10934,7 +10931,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema120.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema72.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10957,7 +10954,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema120.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema72.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11039,12 +11036,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
-export const company = validate80;
-const schema121 = {"$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
+export const company = validate72;
+const schema73 = {"$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 const func303 = keywordRules.uscc;
 const func348 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
@@ -11052,7 +11049,7 @@ const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 const formats0 = keywordRules.formats.email;
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
@@ -11146,7 +11143,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema121.properties, key0))){
+if(!(func15.call(schema73.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -11335,7 +11332,7 @@ errors++;
 if(data.totalEmployees !== undefined){
 let data4 = data.totalEmployees;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema121.properties.totalEmployees.type},message:"must be integer,null"};
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema73.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11370,7 +11367,7 @@ errors++;
 if(data.product !== undefined){
 let data5 = data.product;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema121.properties.product.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema73.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11418,7 +11415,7 @@ errors++;
 if(data.contractId !== undefined){
 let data6 = data.contractId;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema121.properties.contractId.type},message:"must be integer,null"};
+const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema73.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11534,7 +11531,7 @@ errors++;
 if(data.video !== undefined){
 let data9 = data.video;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema121.properties.video.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema73.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11581,7 +11578,7 @@ errors++;
 if(data.address !== undefined){
 let data10 = data.address;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema121.properties.address.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema73.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -11629,7 +11626,7 @@ errors++;
 if(data.contactName !== undefined){
 let data11 = data.contactName;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema121.properties.contactName.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema73.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -11677,7 +11674,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data12 = data.contactPhone;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema121.properties.contactPhone.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema73.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -11807,7 +11804,7 @@ errors++;
 if(data.adminEmail !== undefined){
 let data15 = data.adminEmail;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema121.properties.adminEmail.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema73.properties.adminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -11853,7 +11850,7 @@ errors++;
 if(data.adminPhone !== undefined){
 let data16 = data.adminPhone;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema121.properties.adminPhone.type},message:"must be string,null"};
+const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema73.properties.adminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -11898,7 +11895,7 @@ vErrors.push(err70);
 errors++;
 }
 if(!((data17 === 0) || (data17 === 1))){
-const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema121.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema73.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -11919,7 +11916,7 @@ vErrors.push(err72);
 errors++;
 }
 if(!((data18 === 0) || (data18 === 1))){
-const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema121.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema73.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -12071,7 +12068,7 @@ errors++;
 if(data.backupAdminEmail !== undefined){
 let data22 = data.backupAdminEmail;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err86 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema121.properties.backupAdminEmail.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema73.properties.backupAdminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -12117,7 +12114,7 @@ errors++;
 if(data.backupAdminPhone !== undefined){
 let data23 = data.backupAdminPhone;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err90 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema121.properties.backupAdminPhone.type},message:"must be string,null"};
+const err90 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema73.properties.backupAdminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -12162,7 +12159,7 @@ vErrors.push(err93);
 errors++;
 }
 if(!((data24 === 0) || (data24 === 1))){
-const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema121.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema73.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -12183,7 +12180,7 @@ vErrors.push(err95);
 errors++;
 }
 if(!((data25 === 0) || (data25 === 1))){
-const err96 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema121.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+const err96 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema73.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -12250,7 +12247,7 @@ vErrors.push(err101);
 errors++;
 }
 if(!((data27 === 0) || (data27 === 1))){
-const err102 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err102 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -12334,14 +12331,14 @@ vErrors.push(err108);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listQuery = validate81;
-const schema122 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listQuery = validate73;
+const schema74 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -12479,7 +12476,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema122.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema74.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12502,7 +12499,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema122.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema74.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12571,7 +12568,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema122.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12592,14 +12589,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listBody = validate82;
-const schema123 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listBody = validate74;
+const schema75 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -12737,7 +12734,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema123.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12760,7 +12757,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema123.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12844,7 +12841,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema123.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema75.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12865,14 +12862,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 
-export const contract = validate83;
-const schema124 = {"$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
+export const contract = validate75;
+const schema76 = {"$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract" */;
 let vErrors = null;
 let errors = 0;
@@ -13044,7 +13041,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema124.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13116,14 +13113,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const contract_listQuery = validate84;
-const schema125 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+export const contract_listQuery = validate76;
+const schema77 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -13261,7 +13258,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema125.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema77.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13284,7 +13281,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema125.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema77.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13378,7 +13375,7 @@ errors++;
 if(data.status !== undefined){
 let data7 = data.status;
 if(!(((data7 === "draft") || (data7 === "active")) || (data7 === "terminated"))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema125.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13421,14 +13418,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
 
-export const contract_listBody = validate85;
-const schema126 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+export const contract_listBody = validate77;
+const schema78 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -13566,7 +13563,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema126.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13589,7 +13586,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema126.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13698,7 +13695,7 @@ errors++;
 if(data.status !== undefined){
 let data8 = data.status;
 if(!(((data8 === "draft") || (data8 === "active")) || (data8 === "terminated"))){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema126.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13741,760 +13738,15 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate = validate86;
-const schema127 = {"$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
-const schema128 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+export const contractTemplate = validate78;
+const schema79 = {"$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
 const pattern38 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
-const schema129 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema130 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
-const schema132 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["x-i18n"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func15.call(schema129.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema129.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data1 = data.minimum;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.exclusiveMinimum !== undefined){
-let data3 = data.exclusiveMinimum;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.exclusiveMaximum !== undefined){
-let data4 = data.exclusiveMaximum;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.minLength !== undefined){
-let data5 = data.minLength;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err9 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-const err10 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err11 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.maxLength !== undefined){
-let data6 = data.maxLength;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err12 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 1000 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.enum !== undefined){
-let data7 = data.enum;
-if(Array.isArray(data7)){
-if(data7.length > 50){
-const err15 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data7.length < 1){
-const err16 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema130.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func3(data8) > 200){
-const err18 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-const failure0 = func2("line", data8);
-if(failure0 !== null){
-const err19 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data9 = data.default;
-if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema130.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-if(func3(data9) > 200){
-const err22 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const failure1 = func2("line", data9);
-if(failure1 !== null){
-const err23 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-if(data.description !== undefined){
-let data10 = data.description;
-if(typeof data10 === "string"){
-if(func3(data10) > 400){
-const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-const failure2 = func2("line", data10);
-if(failure2 !== null){
-const err25 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data["x-i18n"] !== undefined){
-let data11 = data["x-i18n"];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.en === undefined){
-const err27 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data11.zh === undefined){
-const err28 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-for(const key1 in data11){
-if(!((key1 === "en") || (key1 === "zh"))){
-const err29 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data11.en !== undefined){
-let data12 = data11.en;
-if(typeof data12 === "string"){
-if(func3(data12) < 1){
-const err30 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-const failure3 = func4(40, data12);
-if(failure3 !== null){
-const err31 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-const failure4 = func5(true, data12);
-if(failure4 !== null){
-const err32 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-const failure5 = func2("line", data12);
-if(failure5 !== null){
-const err33 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data11.zh !== undefined){
-let data13 = data11.zh;
-if(typeof data13 === "string"){
-if(func3(data13) < 1){
-const err35 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-const failure6 = func4(40, data13);
-if(failure6 !== null){
-const err36 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-const failure7 = func5(true, data13);
-if(failure7 !== null){
-const err37 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-const failure8 = func2("line", data13);
-if(failure8 !== null){
-const err38 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.properties === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.additionalProperties === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema128.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.properties !== undefined){
-let data1 = data.properties;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(Object.keys(data1).length > 20){
-const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(Object.keys(data1).length < 1){
-const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key1 in data1){
-const _errs6 = errors;
-if(typeof key1 === "string"){
-if(!pattern38.test(key1)){
-const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-for(const key2 in data1){
-if(!(validate88(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.required !== undefined){
-let data3 = data.required;
-if(Array.isArray(data3)){
-if(data3.length > 20){
-const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-const failure0 = func2("line", data4);
-if(failure0 !== null){
-const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.additionalProperties !== undefined){
-let data5 = data.additionalProperties;
-if(typeof data5 !== "boolean"){
-const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema128.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate" */;
 let vErrors = null;
 let errors = 0;
@@ -14536,7 +13788,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema127.properties, key0))){
+if(!(func15.call(schema79.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -14621,7 +13873,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema127.properties.description.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema79.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14727,8 +13979,9 @@ errors++;
 }
 if(data.paramsSchema !== undefined){
 let data5 = data.paramsSchema;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14737,14 +13990,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!(validate87(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
-errors = vErrors.length;
-}
-}
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties === undefined){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14753,8 +14000,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema127.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data5.additionalProperties === undefined){
+const err21 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14763,12 +14010,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-let data7 = data.createTime;
-if(typeof data7 === "string"){
-const failure7 = func2("line", data7);
-if(failure7 !== null){
-const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+for(const key1 in data5){
+if(!((((key1 === "type") || (key1 === "properties")) || (key1 === "required")) || (key1 === "additionalProperties"))){
+const err22 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14778,8 +14022,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data5.type !== undefined){
+let data6 = data5.type;
+if(typeof data6 !== "string"){
+const err23 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14788,13 +14034,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.updateTime !== undefined){
-let data8 = data.updateTime;
-if(typeof data8 === "string"){
-const failure8 = func2("line", data8);
-if(failure8 !== null){
-const err24 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(!(data6 === "object")){
+const err24 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema79.properties.paramsSchema.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14804,8 +14045,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-else {
-const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data5.properties !== undefined){
+let data7 = data5.properties;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 20){
+const err25 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14814,10 +14058,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(Object.keys(data7).length < 1){
+const err26 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14826,14 +14068,732 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate86.errors = vErrors;
+for(const key2 in data7){
+const _errs19 = errors;
+if(typeof key2 === "string"){
+if(!pattern38.test(key2)){
+const err27 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key2};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+var valid2 = _errs19 === errors;
+if(!valid2){
+const err28 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+for(const key3 in data7){
+let data8 = data7[key3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err29 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data8["x-i18n"] === undefined){
+const err30 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+for(const key4 in data8){
+if(!(func15.call(schema79.properties.paramsSchema.properties.properties.additionalProperties.properties, key4))){
+const err31 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data8.type !== undefined){
+let data9 = data8.type;
+if(typeof data9 !== "string"){
+const err32 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((((data9 === "string") || (data9 === "integer")) || (data9 === "number")) || (data9 === "boolean"))){
+const err33 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/enum",keyword:"enum",params:{allowedValues: schema79.properties.paramsSchema.properties.properties.additionalProperties.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data8.minimum !== undefined){
+let data10 = data8.minimum;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err34 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data8.maximum !== undefined){
+let data11 = data8.maximum;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+const err35 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data8.exclusiveMinimum !== undefined){
+let data12 = data8.exclusiveMinimum;
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+const err36 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data8.exclusiveMaximum !== undefined){
+let data13 = data8.exclusiveMaximum;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+const err37 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data8.minLength !== undefined){
+let data14 = data8.minLength;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err38 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 1000 || isNaN(data14)){
+const err39 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data14 < 0 || isNaN(data14)){
+const err40 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+if(data8.maxLength !== undefined){
+let data15 = data8.maxLength;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err41 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000 || isNaN(data15)){
+const err42 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data15 < 1 || isNaN(data15)){
+const err43 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data8.enum !== undefined){
+let data16 = data8.enum;
+if(Array.isArray(data16)){
+if(data16.length > 50){
+const err44 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data16.length < 1){
+const err45 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (typeof data17 !== "boolean")){
+const err46 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/type",keyword:"type",params:{type: schema79.properties.paramsSchema.properties.properties.additionalProperties.properties.enum.items.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if(func3(data17) > 200){
+const err47 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+const failure7 = func2("line", data17);
+if(failure7 !== null){
+const err48 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data8.default !== undefined){
+let data18 = data8.default;
+if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")){
+const err50 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/type",keyword:"type",params:{type: schema79.properties.paramsSchema.properties.properties.additionalProperties.properties.default.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if(func3(data18) > 200){
+const err51 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+const failure8 = func2("line", data18);
+if(failure8 !== null){
+const err52 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+if(data8.description !== undefined){
+let data19 = data8.description;
+if(typeof data19 === "string"){
+if(func3(data19) > 400){
+const err53 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const failure9 = func2("line", data19);
+if(failure9 !== null){
+const err54 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data8["x-i18n"] !== undefined){
+let data20 = data8["x-i18n"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.en === undefined){
+const err56 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data20.zh === undefined){
+const err57 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+for(const key5 in data20){
+if(!((key5 === "en") || (key5 === "zh"))){
+const err58 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data20.en !== undefined){
+let data21 = data20.en;
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
+const err59 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure10 = func4(40, data21);
+if(failure10 !== null){
+const err60 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure11 = func5(true, data21);
+if(failure11 !== null){
+const err61 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const failure12 = func2("line", data21);
+if(failure12 !== null){
+const err62 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data20.zh !== undefined){
+let data22 = data20.zh;
+if(typeof data22 === "string"){
+if(func3(data22) < 1){
+const err64 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+const failure13 = func4(40, data22);
+if(failure13 !== null){
+const err65 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+const failure14 = func5(true, data22);
+if(failure14 !== null){
+const err66 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+const failure15 = func2("line", data22);
+if(failure15 !== null){
+const err67 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data5.required !== undefined){
+let data23 = data5.required;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err72 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(typeof data24 === "string"){
+if(!pattern38.test(data24)){
+const err73 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const failure16 = func2("line", data24);
+if(failure16 !== null){
+const err74 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data5.additionalProperties !== undefined){
+let data25 = data5.additionalProperties;
+if(typeof data25 !== "boolean"){
+const err77 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(!(data25 === false)){
+const err78 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema79.properties.paramsSchema.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+let data26 = data.status;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err80 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(!((data26 === 0) || (data26 === 1))){
+const err81 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data27 = data.createTime;
+if(typeof data27 === "string"){
+const failure17 = func2("line", data27);
+if(failure17 !== null){
+const err82 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.updateTime !== undefined){
+let data28 = data.updateTime;
+if(typeof data28 === "string"){
+const failure18 = func2("line", data28);
+if(failure18 !== null){
+const err84 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate_listQuery = validate91;
-const schema134 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const contractTemplate_listQuery = validate79;
+const schema80 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -14971,7 +14931,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema134.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14994,7 +14954,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema134.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15063,7 +15023,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema134.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15084,14 +15044,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate_listBody = validate92;
-const schema135 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const contractTemplate_listBody = validate80;
+const schema81 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -15229,7 +15189,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema135.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15252,7 +15212,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema135.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15336,7 +15296,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema135.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema81.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15357,14 +15317,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
-export const notification = validate93;
-const schema136 = {"$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readers":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
+export const notification = validate81;
+const schema82 = {"$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readers":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification" */;
 let vErrors = null;
 let errors = 0;
@@ -15412,7 +15372,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema136.properties, key0))){
+if(!(func15.call(schema82.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -15588,7 +15548,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema136.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15609,7 +15569,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err20 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema136.properties.sent.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema82.properties.sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15661,7 +15621,7 @@ errors++;
 if(data.sendTime !== undefined){
 let data8 = data.sendTime;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err24 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/type",keyword:"type",params:{type: schema136.properties.sendTime.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/type",keyword:"type",params:{type: schema82.properties.sendTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15687,7 +15647,7 @@ errors++;
 if(data.readBy !== undefined){
 let data9 = data.readBy;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err26 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/type",keyword:"type",params:{type: schema136.properties.readBy.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/type",keyword:"type",params:{type: schema82.properties.readBy.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -15753,7 +15713,7 @@ errors++;
 if(data.readTime !== undefined){
 let data12 = data.readTime;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema136.properties.readTime.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema82.properties.readTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -15839,14 +15799,14 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_listQuery = validate94;
-const schema137 = {"$id":"notification.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const notification_listQuery = validate82;
+const schema83 = {"$id":"notification.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -15858,7 +15818,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func15.call(schema137.properties, key0))){
+if(!(func15.call(schema83.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -15984,7 +15944,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema137.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema83.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16007,7 +15967,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema137.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema83.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16101,7 +16061,7 @@ errors++;
 if(data.status !== undefined){
 let data7 = data.status;
 if(!(((data7 === "draft") || (data7 === "sent")) || (data7 === "read"))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema83.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16146,7 +16106,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err25 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema137.properties.sent.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema83.properties.sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -16167,14 +16127,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_listBody = validate95;
-const schema138 = {"$id":"notification.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const notification_listBody = validate83;
+const schema84 = {"$id":"notification.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -16186,7 +16146,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func15.call(schema138.properties, key0))){
+if(!(func15.call(schema84.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16312,7 +16272,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema138.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16335,7 +16295,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16444,7 +16404,7 @@ errors++;
 if(data.status !== undefined){
 let data8 = data.status;
 if(!(((data8 === "draft") || (data8 === "sent")) || (data8 === "read"))){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema138.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema84.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16489,7 +16449,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err26 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema138.properties.sent.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema84.properties.sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16510,14 +16470,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate96;
-const schema139 = {"$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const platformUser = validate84;
+const schema85 = {"$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -16539,7 +16499,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema139.properties, key0))){
+if(!(func15.call(schema85.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -16649,7 +16609,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema139.properties.nickname.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema85.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16697,7 +16657,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema139.properties.avatar.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema85.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16770,7 +16730,7 @@ errors++;
 if(data.chainId !== undefined){
 let data6 = data.chainId;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema139.properties.chainId.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema85.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16842,7 +16802,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data9 = data.lastLoginTime;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema139.properties.lastLoginTime.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema85.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16876,14 +16836,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate97;
-const schema140 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate85;
+const schema86 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -17021,7 +16981,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema140.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17044,7 +17004,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema140.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17111,14 +17071,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate98;
-const schema141 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate86;
+const schema87 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -17256,7 +17216,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema141.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema87.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17279,7 +17239,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema141.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema87.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17361,14 +17321,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate99;
-const schema142 = {"$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate87;
+const schema88 = {"$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -17454,7 +17414,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema142.properties, key0))){
+if(!(func15.call(schema88.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -17822,14 +17782,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate100;
-const schema143 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate88;
+const schema89 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -17977,7 +17937,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema143.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema89.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18044,14 +18004,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate101;
-const schema144 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate89;
+const schema90 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -18199,7 +18159,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema144.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18281,7 +18241,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
 

@@ -1439,10 +1439,7 @@ return errors === 0;
 }
 
 export const artwork_create = validate16;
-const schema17 = {"$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema18 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema19 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema25 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema17 = {"$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"rfid":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issuer":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"operator":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"ownershipProof":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"otherCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const func67 = keywordRules.notFuture;
 const func76 = keywordRules.ordered;
 const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
@@ -2332,7 +2329,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2343,7 +2340,7 @@ errors++;
 }
 if(typeof data26 === "string"){
 if(func3(data26) > 1000){
-const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2354,7 +2351,7 @@ errors++;
 }
 const failure25 = func2("line", data26);
 if(failure25 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2365,7 +2362,7 @@ errors++;
 }
 const failure26 = func14(true, data26);
 if(failure26 !== null){
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
+const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2656,7 +2653,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/type",keyword:"type",params:{type: schema17.properties.securityInfo.properties.watermark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2667,7 +2664,7 @@ errors++;
 }
 if(typeof data36 === "string"){
 if(func3(data36) > 200){
-const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2678,7 +2675,7 @@ errors++;
 }
 const failure32 = func5(true, data36);
 if(failure32 !== null){
-const err103 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
+const err103 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2689,7 +2686,7 @@ errors++;
 }
 const failure33 = func2("line", data36);
 if(failure33 !== null){
-const err104 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+const err104 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2703,7 +2700,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/type",keyword:"type",params:{type: schema17.properties.securityInfo.properties.rfid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2714,7 +2711,7 @@ errors++;
 }
 if(typeof data37 === "string"){
 if(func3(data37) > 200){
-const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2725,7 +2722,7 @@ errors++;
 }
 const failure34 = func5(true, data37);
 if(failure34 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
+const err107 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2736,7 +2733,7 @@ errors++;
 }
 const failure35 = func2("line", data37);
 if(failure35 !== null){
-const err108 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+const err108 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2775,7 +2772,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/type",keyword:"type",params:{type: schema17.properties.certificateInfo.properties.certificateNo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2786,7 +2783,7 @@ errors++;
 }
 if(typeof data39 === "string"){
 if(func3(data39) > 200){
-const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2797,7 +2794,7 @@ errors++;
 }
 const failure36 = func5(true, data39);
 if(failure36 !== null){
-const err113 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
+const err113 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2808,7 +2805,7 @@ errors++;
 }
 const failure37 = func2("line", data39);
 if(failure37 !== null){
-const err114 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+const err114 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2822,7 +2819,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/type",keyword:"type",params:{type: schema17.properties.certificateInfo.properties.issuer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2833,7 +2830,7 @@ errors++;
 }
 if(typeof data40 === "string"){
 if(func3(data40) > 200){
-const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2844,7 +2841,7 @@ errors++;
 }
 const failure38 = func5(true, data40);
 if(failure38 !== null){
-const err117 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+const err117 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2855,7 +2852,7 @@ errors++;
 }
 const failure39 = func2("line", data40);
 if(failure39 !== null){
-const err118 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+const err118 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2977,7 +2974,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/type",keyword:"type",params:{type: schema17.properties.traceability.items.properties.result.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2988,7 +2985,7 @@ errors++;
 }
 if(typeof data45 === "string"){
 if(func3(data45) > 200){
-const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2999,7 +2996,7 @@ errors++;
 }
 const failure41 = func5(true, data45);
 if(failure41 !== null){
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -3010,7 +3007,7 @@ errors++;
 }
 const failure42 = func2("line", data45);
 if(failure42 !== null){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -3024,7 +3021,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/type",keyword:"type",params:{type: schema17.properties.traceability.items.properties.operator.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -3035,7 +3032,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 200){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -3046,7 +3043,7 @@ errors++;
 }
 const failure43 = func5(true, data46);
 if(failure43 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -3057,7 +3054,7 @@ errors++;
 }
 const failure44 = func2("line", data46);
 if(failure44 !== null){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -3107,7 +3104,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/type",keyword:"type",params:{type: schema17.properties.traceability.items.properties.attachment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3118,7 +3115,7 @@ errors++;
 }
 if(typeof data48 === "string"){
 if(func3(data48) > 1000){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3129,7 +3126,7 @@ errors++;
 }
 const failure46 = func2("line", data48);
 if(failure46 !== null){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3140,7 +3137,7 @@ errors++;
 }
 const failure47 = func14(true, data48);
 if(failure47 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3191,7 +3188,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/type",keyword:"type",params:{type: schema17.properties.ownership.properties.ownerIdentity.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3202,7 +3199,7 @@ errors++;
 }
 if(typeof data50 === "string"){
 if(func3(data50) > 200){
-const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -3213,7 +3210,7 @@ errors++;
 }
 const failure48 = func5(true, data50);
 if(failure48 !== null){
-const err148 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+const err148 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3224,7 +3221,7 @@ errors++;
 }
 const failure49 = func2("line", data50);
 if(failure49 !== null){
-const err149 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const err149 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -3238,7 +3235,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/type",keyword:"type",params:{type: schema17.properties.ownership.properties.ownershipProof.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -3249,7 +3246,7 @@ errors++;
 }
 if(typeof data51 === "string"){
 if(func3(data51) > 1000){
-const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3260,7 +3257,7 @@ errors++;
 }
 const failure50 = func2("line", data51);
 if(failure50 !== null){
-const err152 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err152 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -3271,7 +3268,7 @@ errors++;
 }
 const failure51 = func14(true, data51);
 if(failure51 !== null){
-const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -3333,7 +3330,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/type",keyword:"type",params:{type: schema17.properties.authenticity.properties.appraisalCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -3344,7 +3341,7 @@ errors++;
 }
 if(typeof data54 === "string"){
 if(func3(data54) > 1000){
-const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -3355,7 +3352,7 @@ errors++;
 }
 const failure52 = func2("line", data54);
 if(failure52 !== null){
-const err160 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err160 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -3366,7 +3363,7 @@ errors++;
 }
 const failure53 = func14(true, data54);
 if(failure53 !== null){
-const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3380,7 +3377,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/type",keyword:"type",params:{type: schema17.properties.authenticity.properties.otherCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3391,7 +3388,7 @@ errors++;
 }
 if(typeof data55 === "string"){
 if(func3(data55) > 1000){
-const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -3402,7 +3399,7 @@ errors++;
 }
 const failure54 = func2("line", data55);
 if(failure54 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err164 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -3413,7 +3410,7 @@ errors++;
 }
 const failure55 = func14(true, data55);
 if(failure55 !== null){
-const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -3461,10 +3458,7 @@ return errors === 0;
 }
 
 export const artwork_update = validate17;
-const schema30 = {"$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
-const schema31 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema32 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema38 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema18 = {"$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"rfid":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issuer":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"operator":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"ownershipProof":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"otherCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"additionalProperties":false},"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
@@ -3482,7 +3476,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema30.properties, key0))){
+if(!(func15.call(schema18.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -3823,7 +3817,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema30.properties.possessor.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema18.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3871,7 +3865,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema30.properties.bid.type},message:"must be integer,null"};
+const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema18.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3977,7 +3971,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func15.call(schema30.properties.baseInfo.properties, key1))){
+if(!(func15.call(schema18.properties.baseInfo.properties, key1))){
 const err44 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
@@ -3991,7 +3985,7 @@ errors++;
 if(data16.size !== undefined){
 let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4039,7 +4033,7 @@ errors++;
 if(data16.width !== undefined){
 let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4075,7 +4069,7 @@ errors++;
 if(data16.height !== undefined){
 let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4111,7 +4105,7 @@ errors++;
 if(data16.depth !== undefined){
 let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4147,7 +4141,7 @@ errors++;
 if(data16.units !== undefined){
 let data21 = data16.units;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4157,7 +4151,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema30.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema18.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4170,7 +4164,7 @@ errors++;
 if(data16.dateText !== undefined){
 let data22 = data16.dateText;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4217,7 +4211,7 @@ errors++;
 if(data16.startYear !== undefined){
 let data23 = data16.startYear;
 if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4253,7 +4247,7 @@ errors++;
 if(data16.endYear !== undefined){
 let data24 = data16.endYear;
 if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4289,7 +4283,7 @@ errors++;
 if(data16.acno !== undefined){
 let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4325,7 +4319,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4336,7 +4330,7 @@ errors++;
 }
 if(typeof data26 === "string"){
 if(func3(data26) > 1000){
-const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4347,7 +4341,7 @@ errors++;
 }
 const failure25 = func2("line", data26);
 if(failure25 !== null){
-const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4358,7 +4352,7 @@ errors++;
 }
 const failure26 = func14(true, data26);
 if(failure26 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4372,7 +4366,7 @@ errors++;
 if(data16.groupTitle !== undefined){
 let data27 = data16.groupTitle;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema18.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4447,7 +4441,7 @@ errors++;
 if(data28.creditLine !== undefined){
 let data29 = data28.creditLine;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema18.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4483,7 +4477,7 @@ errors++;
 if(data28.acquisitionYear !== undefined){
 let data30 = data28.acquisitionYear;
 if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema18.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4519,7 +4513,7 @@ errors++;
 if(data28.price !== undefined){
 let data31 = data28.price;
 if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema18.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4544,7 +4538,7 @@ errors++;
 if(data28.currency !== undefined){
 let data32 = data28.currency;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema18.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -4554,7 +4548,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema30.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema18.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -4567,7 +4561,7 @@ errors++;
 if(data28.dealTime !== undefined){
 let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema18.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -4630,7 +4624,7 @@ errors++;
 if(data34.level !== undefined){
 let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema30.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema18.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4640,7 +4634,7 @@ vErrors.push(err98);
 errors++;
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema30.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema18.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4653,7 +4647,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/type",keyword:"type",params:{type: schema18.properties.securityInfo.properties.watermark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4664,7 +4658,7 @@ errors++;
 }
 if(typeof data36 === "string"){
 if(func3(data36) > 200){
-const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4675,7 +4669,7 @@ errors++;
 }
 const failure32 = func5(true, data36);
 if(failure32 !== null){
-const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
+const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4686,7 +4680,7 @@ errors++;
 }
 const failure33 = func2("line", data36);
 if(failure33 !== null){
-const err103 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+const err103 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4700,7 +4694,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/type",keyword:"type",params:{type: schema18.properties.securityInfo.properties.rfid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4711,7 +4705,7 @@ errors++;
 }
 if(typeof data37 === "string"){
 if(func3(data37) > 200){
-const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4722,7 +4716,7 @@ errors++;
 }
 const failure34 = func5(true, data37);
 if(failure34 !== null){
-const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
+const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4733,7 +4727,7 @@ errors++;
 }
 const failure35 = func2("line", data37);
 if(failure35 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+const err107 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4774,7 +4768,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/type",keyword:"type",params:{type: schema18.properties.certificateInfo.properties.certificateNo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4785,7 +4779,7 @@ errors++;
 }
 if(typeof data39 === "string"){
 if(func3(data39) > 200){
-const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -4796,7 +4790,7 @@ errors++;
 }
 const failure36 = func5(true, data39);
 if(failure36 !== null){
-const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
+const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -4807,7 +4801,7 @@ errors++;
 }
 const failure37 = func2("line", data39);
 if(failure37 !== null){
-const err113 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+const err113 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -4821,7 +4815,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/type",keyword:"type",params:{type: schema18.properties.certificateInfo.properties.issuer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -4832,7 +4826,7 @@ errors++;
 }
 if(typeof data40 === "string"){
 if(func3(data40) > 200){
-const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -4843,7 +4837,7 @@ errors++;
 }
 const failure38 = func5(true, data40);
 if(failure38 !== null){
-const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -4854,7 +4848,7 @@ errors++;
 }
 const failure39 = func2("line", data40);
 if(failure39 !== null){
-const err117 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+const err117 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -4868,7 +4862,7 @@ errors++;
 if(data38.issueDate !== undefined){
 let data41 = data38.issueDate;
 if((typeof data41 !== "string") && (data41 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema30.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema18.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -4965,7 +4959,7 @@ vErrors.push(err125);
 errors++;
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err126 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema30.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema18.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4978,7 +4972,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/type",keyword:"type",params:{type: schema18.properties.traceability.items.properties.result.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4989,7 +4983,7 @@ errors++;
 }
 if(typeof data45 === "string"){
 if(func3(data45) > 200){
-const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -5000,7 +4994,7 @@ errors++;
 }
 const failure41 = func5(true, data45);
 if(failure41 !== null){
-const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -5011,7 +5005,7 @@ errors++;
 }
 const failure42 = func2("line", data45);
 if(failure42 !== null){
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -5025,7 +5019,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/type",keyword:"type",params:{type: schema18.properties.traceability.items.properties.operator.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -5036,7 +5030,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 200){
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -5047,7 +5041,7 @@ errors++;
 }
 const failure43 = func5(true, data46);
 if(failure43 !== null){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -5058,7 +5052,7 @@ errors++;
 }
 const failure44 = func2("line", data46);
 if(failure44 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -5072,7 +5066,7 @@ errors++;
 if(data43.time !== undefined){
 let data47 = data43.time;
 if((typeof data47 !== "string") && (data47 !== null)){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema30.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema18.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -5108,7 +5102,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/type",keyword:"type",params:{type: schema18.properties.traceability.items.properties.attachment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -5119,7 +5113,7 @@ errors++;
 }
 if(typeof data48 === "string"){
 if(func3(data48) > 1000){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -5130,7 +5124,7 @@ errors++;
 }
 const failure46 = func2("line", data48);
 if(failure46 !== null){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -5141,7 +5135,7 @@ errors++;
 }
 const failure47 = func14(true, data48);
 if(failure47 !== null){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -5194,7 +5188,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/type",keyword:"type",params:{type: schema18.properties.ownership.properties.ownerIdentity.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -5205,7 +5199,7 @@ errors++;
 }
 if(typeof data50 === "string"){
 if(func3(data50) > 200){
-const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -5216,7 +5210,7 @@ errors++;
 }
 const failure48 = func5(true, data50);
 if(failure48 !== null){
-const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -5227,7 +5221,7 @@ errors++;
 }
 const failure49 = func2("line", data50);
 if(failure49 !== null){
-const err148 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const err148 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -5241,7 +5235,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/type",keyword:"type",params:{type: schema18.properties.ownership.properties.ownershipProof.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -5252,7 +5246,7 @@ errors++;
 }
 if(typeof data51 === "string"){
 if(func3(data51) > 1000){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -5263,7 +5257,7 @@ errors++;
 }
 const failure50 = func2("line", data51);
 if(failure50 !== null){
-const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -5274,7 +5268,7 @@ errors++;
 }
 const failure51 = func14(true, data51);
 if(failure51 !== null){
-const err152 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err152 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -5288,7 +5282,7 @@ errors++;
 if(data49.creditCheck !== undefined){
 let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema30.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema18.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -5298,7 +5292,7 @@ vErrors.push(err153);
 errors++;
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema30.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema18.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -5338,7 +5332,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/type",keyword:"type",params:{type: schema18.properties.authenticity.properties.appraisalCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -5349,7 +5343,7 @@ errors++;
 }
 if(typeof data54 === "string"){
 if(func3(data54) > 1000){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -5360,7 +5354,7 @@ errors++;
 }
 const failure52 = func2("line", data54);
 if(failure52 !== null){
-const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -5371,7 +5365,7 @@ errors++;
 }
 const failure53 = func14(true, data54);
 if(failure53 !== null){
-const err160 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err160 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5385,7 +5379,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/type",keyword:"type",params:{type: schema18.properties.authenticity.properties.otherCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5396,7 +5390,7 @@ errors++;
 }
 if(typeof data55 === "string"){
 if(func3(data55) > 1000){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -5407,7 +5401,7 @@ errors++;
 }
 const failure54 = func2("line", data55);
 if(failure54 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -5418,7 +5412,7 @@ errors++;
 }
 const failure55 = func14(true, data55);
 if(failure55 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err164 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -5502,7 +5496,7 @@ return errors === 0;
 }
 
 export const auditEntry_create = validate18;
-const schema43 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":[],"additionalProperties":false};
+const schema19 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":[],"additionalProperties":false};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
@@ -5510,7 +5504,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func15.call(schema43.properties, key0))){
+if(!(func15.call(schema19.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5647,7 +5641,7 @@ return errors === 0;
 }
 
 export const auditEntry_update = validate19;
-const schema44 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema20 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -5665,7 +5659,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema44.properties, key0))){
+if(!(func15.call(schema20.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5862,7 +5856,7 @@ return errors === 0;
 }
 
 export const author_create = validate20;
-const schema45 = {"$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+const schema21 = {"$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
@@ -5883,7 +5877,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema45.properties, key0))){
+if(!(func15.call(schema21.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5965,7 +5959,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema45.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema21.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6001,7 +5995,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema45.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema21.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6127,7 +6121,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema45.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema21.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6139,7 +6133,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema45.properties.wxCode.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema21.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6186,7 +6180,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema45.properties.wxUrl.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema21.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6266,7 +6260,7 @@ return errors === 0;
 }
 
 export const author_update = validate21;
-const schema46 = {"$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema22 = {"$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -6284,7 +6278,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema46.properties, key0))){
+if(!(func15.call(schema22.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6391,7 +6385,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema46.properties.introduction.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema22.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6427,7 +6421,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema46.properties.portrait.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema22.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6554,7 +6548,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema46.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema22.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6567,7 +6561,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema46.properties.wxCode.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema22.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6614,7 +6608,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema46.properties.wxUrl.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema22.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6729,7 +6723,7 @@ return errors === 0;
 }
 
 export const bidUser_create = validate22;
-const schema47 = {"$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
+const schema23 = {"$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
 const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6748,7 +6742,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema47.properties, key0))){
+if(!(func15.call(schema23.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6839,7 +6833,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema47.properties.phone.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema23.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6885,7 +6879,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema47.properties.nickname.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema23.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6933,7 +6927,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema47.properties.avatar.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema23.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7053,7 +7047,7 @@ return errors === 0;
 }
 
 export const bidUser_update = validate23;
-const schema48 = {"$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema24 = {"$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -7071,7 +7065,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema48.properties, key0))){
+if(!(func15.call(schema24.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7187,7 +7181,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema48.properties.phone.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema24.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7233,7 +7227,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema48.properties.nickname.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema24.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7281,7 +7275,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema48.properties.avatar.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema24.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7436,7 +7430,7 @@ return errors === 0;
 }
 
 export const block_create = validate24;
-const schema49 = {"$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const schema25 = {"$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -7788,7 +7782,7 @@ return errors === 0;
 }
 
 export const block_update = validate25;
-const schema50 = {"$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema26 = {"$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
@@ -7806,7 +7800,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema50.properties, key0))){
+if(!(func15.call(schema26.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8103,7 +8097,7 @@ return errors === 0;
 }
 
 export const chaincode_create = validate26;
-const schema51 = {"$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+const schema27 = {"$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
@@ -8152,7 +8146,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema51.properties, key0))){
+if(!(func15.call(schema27.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -8479,7 +8473,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema51.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema27.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8584,7 +8578,7 @@ return errors === 0;
 }
 
 export const chaincode_update = validate27;
-const schema52 = {"$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema28 = {"$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
@@ -8602,7 +8596,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema52.properties, key0))){
+if(!(func15.call(schema28.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8965,7 +8959,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema52.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema28.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9071,7 +9065,7 @@ return errors === 0;
 }
 
 export const channel_create = validate28;
-const schema53 = {"$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+const schema29 = {"$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.create" */;
@@ -9192,7 +9186,7 @@ return errors === 0;
 }
 
 export const channel_update = validate29;
-const schema54 = {"$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+const schema30 = {"$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
@@ -9338,7 +9332,7 @@ return errors === 0;
 }
 
 export const company_create = validate30;
-const schema55 = {"$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
+const schema31 = {"$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 const func303 = keywordRules.uscc;
 const func348 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
@@ -9440,7 +9434,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema55.properties, key0))){
+if(!(func15.call(schema31.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -9626,7 +9620,7 @@ errors++;
 if(data.totalEmployees !== undefined){
 let data4 = data.totalEmployees;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema55.properties.totalEmployees.type},message:"must be integer,null"};
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema31.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9661,7 +9655,7 @@ errors++;
 if(data.product !== undefined){
 let data5 = data.product;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema55.properties.product.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema31.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9709,7 +9703,7 @@ errors++;
 if(data.contractId !== undefined){
 let data6 = data.contractId;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema55.properties.contractId.type},message:"must be integer,null"};
+const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema31.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9825,7 +9819,7 @@ errors++;
 if(data.video !== undefined){
 let data9 = data.video;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema55.properties.video.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema31.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9872,7 +9866,7 @@ errors++;
 if(data.address !== undefined){
 let data10 = data.address;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema55.properties.address.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema31.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9920,7 +9914,7 @@ errors++;
 if(data.contactName !== undefined){
 let data11 = data.contactName;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema55.properties.contactName.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema31.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -9968,7 +9962,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data12 = data.contactPhone;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema55.properties.contactPhone.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema31.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -10098,7 +10092,7 @@ errors++;
 if(data.adminEmail !== undefined){
 let data15 = data.adminEmail;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema55.properties.adminEmail.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema31.properties.adminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -10144,7 +10138,7 @@ errors++;
 if(data.adminPhone !== undefined){
 let data16 = data.adminPhone;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema55.properties.adminPhone.type},message:"must be string,null"};
+const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema31.properties.adminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -10189,7 +10183,7 @@ vErrors.push(err70);
 errors++;
 }
 if(!((data17 === 0) || (data17 === 1))){
-const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema55.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema31.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -10210,7 +10204,7 @@ vErrors.push(err72);
 errors++;
 }
 if(!((data18 === 0) || (data18 === 1))){
-const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema55.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema31.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -10362,7 +10356,7 @@ errors++;
 if(data.backupAdminEmail !== undefined){
 let data22 = data.backupAdminEmail;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err86 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema55.properties.backupAdminEmail.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema31.properties.backupAdminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -10408,7 +10402,7 @@ errors++;
 if(data.backupAdminPhone !== undefined){
 let data23 = data.backupAdminPhone;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err90 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema55.properties.backupAdminPhone.type},message:"must be string,null"};
+const err90 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema31.properties.backupAdminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -10453,7 +10447,7 @@ vErrors.push(err93);
 errors++;
 }
 if(!((data24 === 0) || (data24 === 1))){
-const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema55.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema31.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -10474,7 +10468,7 @@ vErrors.push(err95);
 errors++;
 }
 if(!((data25 === 0) || (data25 === 1))){
-const err96 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema55.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+const err96 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema31.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -10541,7 +10535,7 @@ vErrors.push(err101);
 errors++;
 }
 if(!((data27 === 0) || (data27 === 1))){
-const err102 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err102 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -10598,7 +10592,7 @@ return errors === 0;
 }
 
 export const company_update = validate31;
-const schema56 = {"$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1]},"adminStatus":{"type":"integer","enum":[0,1]},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1]},"backupAdminStatus":{"type":"integer","enum":[0,1]},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema32 = {"$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1]},"adminStatus":{"type":"integer","enum":[0,1]},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1]},"backupAdminStatus":{"type":"integer","enum":[0,1]},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -10616,7 +10610,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema56.properties, key0))){
+if(!(func15.call(schema32.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -10827,7 +10821,7 @@ errors++;
 if(data.totalEmployees !== undefined){
 let data4 = data.totalEmployees;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema56.properties.totalEmployees.type},message:"must be integer,null"};
+const err19 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema32.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10862,7 +10856,7 @@ errors++;
 if(data.product !== undefined){
 let data5 = data.product;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err22 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema56.properties.product.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema32.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10910,7 +10904,7 @@ errors++;
 if(data.contractId !== undefined){
 let data6 = data.contractId;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err26 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema56.properties.contractId.type},message:"must be integer,null"};
+const err26 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema32.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11028,7 +11022,7 @@ errors++;
 if(data.video !== undefined){
 let data9 = data.video;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err36 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema56.properties.video.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema32.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11075,7 +11069,7 @@ errors++;
 if(data.address !== undefined){
 let data10 = data.address;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err40 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema56.properties.address.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema32.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11123,7 +11117,7 @@ errors++;
 if(data.contactName !== undefined){
 let data11 = data.contactName;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err44 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema56.properties.contactName.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema32.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -11171,7 +11165,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data12 = data.contactPhone;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err48 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema56.properties.contactPhone.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema32.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -11301,7 +11295,7 @@ errors++;
 if(data.adminEmail !== undefined){
 let data15 = data.adminEmail;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err59 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema56.properties.adminEmail.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema32.properties.adminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -11347,7 +11341,7 @@ errors++;
 if(data.adminPhone !== undefined){
 let data16 = data.adminPhone;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err63 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema56.properties.adminPhone.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema32.properties.adminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -11393,7 +11387,7 @@ vErrors.push(err66);
 errors++;
 }
 if(!((data17 === 0) || (data17 === 1))){
-const err67 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema56.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+const err67 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema32.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -11416,7 +11410,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!((data18 === 0) || (data18 === 1))){
-const err69 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema56.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+const err69 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema32.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -11569,7 +11563,7 @@ errors++;
 if(data.backupAdminEmail !== undefined){
 let data22 = data.backupAdminEmail;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err82 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema56.properties.backupAdminEmail.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema32.properties.backupAdminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -11615,7 +11609,7 @@ errors++;
 if(data.backupAdminPhone !== undefined){
 let data23 = data.backupAdminPhone;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err86 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema56.properties.backupAdminPhone.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema32.properties.backupAdminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -11661,7 +11655,7 @@ vErrors.push(err89);
 errors++;
 }
 if(!((data24 === 0) || (data24 === 1))){
-const err90 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema56.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+const err90 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema32.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -11684,7 +11678,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!((data25 === 0) || (data25 === 1))){
-const err92 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema56.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+const err92 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema32.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -11753,7 +11747,7 @@ vErrors.push(err97);
 errors++;
 }
 if(!((data27 === 0) || (data27 === 1))){
-const err98 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err98 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -11846,7 +11840,7 @@ return errors === 0;
 }
 
 export const contract_create = validate32;
-const schema57 = {"$id":"contract.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":false,"updateTime":false},"required":["name","templateId"],"additionalProperties":false};
+const schema33 = {"$id":"contract.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":false,"updateTime":false},"required":["name","templateId"],"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.create" */;
@@ -12017,7 +12011,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema57.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema33.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12062,7 +12056,7 @@ return errors === 0;
 }
 
 export const contract_update = validate33;
-const schema58 = {"$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema34 = {"$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.update" */;
@@ -12245,7 +12239,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema34.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12326,753 +12320,8 @@ return errors === 0;
 }
 
 export const contractTemplate_create = validate34;
-const schema59 = {"$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
-const schema60 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const schema35 = {"$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
 const pattern38 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
-const schema61 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema62 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
-const schema64 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["x-i18n"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func15.call(schema61.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema61.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data1 = data.minimum;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.exclusiveMinimum !== undefined){
-let data3 = data.exclusiveMinimum;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.exclusiveMaximum !== undefined){
-let data4 = data.exclusiveMaximum;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.minLength !== undefined){
-let data5 = data.minLength;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err9 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-const err10 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err11 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.maxLength !== undefined){
-let data6 = data.maxLength;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err12 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 1000 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.enum !== undefined){
-let data7 = data.enum;
-if(Array.isArray(data7)){
-if(data7.length > 50){
-const err15 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data7.length < 1){
-const err16 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema62.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func3(data8) > 200){
-const err18 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-const failure0 = func2("line", data8);
-if(failure0 !== null){
-const err19 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data9 = data.default;
-if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema62.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-if(func3(data9) > 200){
-const err22 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const failure1 = func2("line", data9);
-if(failure1 !== null){
-const err23 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-if(data.description !== undefined){
-let data10 = data.description;
-if(typeof data10 === "string"){
-if(func3(data10) > 400){
-const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-const failure2 = func2("line", data10);
-if(failure2 !== null){
-const err25 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data["x-i18n"] !== undefined){
-let data11 = data["x-i18n"];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.en === undefined){
-const err27 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data11.zh === undefined){
-const err28 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-for(const key1 in data11){
-if(!((key1 === "en") || (key1 === "zh"))){
-const err29 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data11.en !== undefined){
-let data12 = data11.en;
-if(typeof data12 === "string"){
-if(func3(data12) < 1){
-const err30 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-const failure3 = func4(40, data12);
-if(failure3 !== null){
-const err31 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-const failure4 = func5(true, data12);
-if(failure4 !== null){
-const err32 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-const failure5 = func2("line", data12);
-if(failure5 !== null){
-const err33 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data11.zh !== undefined){
-let data13 = data11.zh;
-if(typeof data13 === "string"){
-if(func3(data13) < 1){
-const err35 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-const failure6 = func4(40, data13);
-if(failure6 !== null){
-const err36 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-const failure7 = func5(true, data13);
-if(failure7 !== null){
-const err37 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-const failure8 = func2("line", data13);
-if(failure8 !== null){
-const err38 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-validate36.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.properties === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.additionalProperties === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.properties !== undefined){
-let data1 = data.properties;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(Object.keys(data1).length > 20){
-const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(Object.keys(data1).length < 1){
-const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key1 in data1){
-const _errs6 = errors;
-if(typeof key1 === "string"){
-if(!pattern38.test(key1)){
-const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-for(const key2 in data1){
-if(!(validate36(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.required !== undefined){
-let data3 = data.required;
-if(Array.isArray(data3)){
-if(data3.length > 20){
-const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-const failure0 = func2("line", data4);
-if(failure0 !== null){
-const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.additionalProperties !== undefined){
-let data5 = data.additionalProperties;
-if(typeof data5 !== "boolean"){
-const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema60.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.create" */;
@@ -13116,7 +12365,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema59.properties, key0))){
+if(!(func15.call(schema35.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -13198,7 +12447,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema59.properties.description.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema35.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13304,8 +12553,9 @@ errors++;
 }
 if(data.paramsSchema !== undefined){
 let data5 = data.paramsSchema;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13314,14 +12564,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!(validate35(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties === undefined){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13330,8 +12574,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema59.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data5.additionalProperties === undefined){
+const err21 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13340,8 +12584,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+for(const key1 in data5){
+if(!((((key1 === "type") || (key1 === "properties")) || (key1 === "required")) || (key1 === "additionalProperties"))){
+const err22 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13350,8 +12595,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err23 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data5.type !== undefined){
+let data6 = data5.type;
+if(typeof data6 !== "string"){
+const err23 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13360,9 +12608,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(data6 === "object")){
+const err24 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema35.properties.paramsSchema.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13371,322 +12618,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate34.errors = vErrors;
-return errors === 0;
 }
-
-export const contractTemplate_update = validate39;
-const schema66 = {"$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
-const schema67 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
-const schema68 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema69 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
-const schema71 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["x-i18n"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func15.call(schema68.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema68.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data1 = data.minimum;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.exclusiveMinimum !== undefined){
-let data3 = data.exclusiveMinimum;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-const err7 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.exclusiveMaximum !== undefined){
-let data4 = data.exclusiveMaximum;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err8 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.minLength !== undefined){
-let data5 = data.minLength;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err9 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-const err10 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err11 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.maxLength !== undefined){
-let data6 = data.maxLength;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err12 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 1000 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.enum !== undefined){
-let data7 = data.enum;
-if(Array.isArray(data7)){
-if(data7.length > 50){
-const err15 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data7.length < 1){
-const err16 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema69.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func3(data8) > 200){
-const err18 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-const failure0 = func2("line", data8);
-if(failure0 !== null){
-const err19 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data9 = data.default;
-if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema69.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-if(func3(data9) > 200){
-const err22 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const failure1 = func2("line", data9);
-if(failure1 !== null){
-const err23 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-if(data.description !== undefined){
-let data10 = data.description;
-if(typeof data10 === "string"){
-if(func3(data10) > 400){
-const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-const failure2 = func2("line", data10);
-if(failure2 !== null){
-const err25 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(data5.properties !== undefined){
+let data7 = data5.properties;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 20){
+const err25 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13695,9 +12632,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(Object.keys(data7).length < 1){
+const err26 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13706,12 +12642,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data["x-i18n"] !== undefined){
-let data11 = data["x-i18n"];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.en === undefined){
-const err27 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+for(const key2 in data7){
+const _errs17 = errors;
+if(typeof key2 === "string"){
+if(!pattern38.test(key2)){
+const err27 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13720,8 +12655,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data11.zh === undefined){
-const err28 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+}
+var valid2 = _errs17 === errors;
+if(!valid2){
+const err28 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13730,9 +12667,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-for(const key1 in data11){
-if(!((key1 === "en") || (key1 === "zh"))){
-const err29 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+for(const key3 in data7){
+let data8 = data7[key3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err29 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13741,12 +12681,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data11.en !== undefined){
-let data12 = data11.en;
-if(typeof data12 === "string"){
-if(func3(data12) < 1){
-const err30 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data8["x-i18n"] === undefined){
+const err30 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13755,9 +12691,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure3 = func4(40, data12);
-if(failure3 !== null){
-const err31 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+for(const key4 in data8){
+if(!(func15.call(schema35.properties.paramsSchema.properties.properties.additionalProperties.properties, key4))){
+const err31 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13766,9 +12702,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure4 = func5(true, data12);
-if(failure4 !== null){
-const err32 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+}
+if(data8.type !== undefined){
+let data9 = data8.type;
+if(typeof data9 !== "string"){
+const err32 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -13777,9 +12715,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure5 = func2("line", data12);
-if(failure5 !== null){
-const err33 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(!((((data9 === "string") || (data9 === "integer")) || (data9 === "number")) || (data9 === "boolean"))){
+const err33 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/enum",keyword:"enum",params:{allowedValues: schema35.properties.paramsSchema.properties.properties.additionalProperties.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13789,8 +12726,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8.minimum !== undefined){
+let data10 = data8.minimum;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err34 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13800,11 +12739,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data11.zh !== undefined){
-let data13 = data11.zh;
-if(typeof data13 === "string"){
-if(func3(data13) < 1){
-const err35 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data8.maximum !== undefined){
+let data11 = data8.maximum;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+const err35 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13813,9 +12751,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure6 = func4(40, data13);
-if(failure6 !== null){
-const err36 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+}
+if(data8.exclusiveMinimum !== undefined){
+let data12 = data8.exclusiveMinimum;
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+const err36 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13824,9 +12764,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure7 = func5(true, data13);
-if(failure7 !== null){
-const err37 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+}
+if(data8.exclusiveMaximum !== undefined){
+let data13 = data8.exclusiveMaximum;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+const err37 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13835,9 +12777,11 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure8 = func2("line", data13);
-if(failure8 !== null){
-const err38 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+if(data8.minLength !== undefined){
+let data14 = data8.minLength;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err38 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13846,9 +12790,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 1000 || isNaN(data14)){
+const err39 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13857,10 +12801,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14 < 0 || isNaN(data14)){
+const err40 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13871,8 +12813,10 @@ errors++;
 }
 }
 }
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data8.maxLength !== undefined){
+let data15 = data8.maxLength;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err41 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13881,249 +12825,517 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate41.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000 || isNaN(data15)){
+const err42 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err42];
 }
 else {
-vErrors.push(err0);
+vErrors.push(err42);
 }
 errors++;
 }
-if(data.properties === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(data15 < 1 || isNaN(data15)){
+const err43 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err43];
 }
 else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.additionalProperties === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
+vErrors.push(err43);
 }
 errors++;
 }
 }
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data8.enum !== undefined){
+let data16 = data8.enum;
+if(Array.isArray(data16)){
+if(data16.length > 50){
+const err44 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err44];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err44);
 }
 errors++;
 }
-if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema67.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(data16.length < 1){
+const err45 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err45];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data.properties !== undefined){
-let data1 = data.properties;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(Object.keys(data1).length > 20){
-const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(Object.keys(data1).length < 1){
-const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key1 in data1){
-const _errs6 = errors;
-if(typeof key1 === "string"){
-if(!pattern38.test(key1)){
-const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-for(const key2 in data1){
-if(!(validate41(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.required !== undefined){
-let data3 = data.required;
-if(Array.isArray(data3)){
-if(data3.length > 20){
-const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data3.length;
+const len0 = data16.length;
 for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+let data17 = data16[i0];
+if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (typeof data17 !== "boolean")){
+const err46 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/type",keyword:"type",params:{type: schema35.properties.paramsSchema.properties.properties.additionalProperties.properties.enum.items.type},message:"must be string,number,boolean"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err46];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err46);
 }
 errors++;
 }
-const failure0 = func2("line", data4);
-if(failure0 !== null){
-const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(typeof data17 === "string"){
+if(func3(data17) > 200){
+const err47 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err47];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure7 = func2("line", data17);
+if(failure7 !== null){
+const err48 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err48];
 }
 else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.additionalProperties !== undefined){
-let data5 = data.additionalProperties;
-if(typeof data5 !== "boolean"){
-const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema67.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
+vErrors.push(err48);
 }
 errors++;
 }
 }
 }
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+const err49 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
 }
 errors++;
 }
-validate40.errors = vErrors;
+}
+if(data8.default !== undefined){
+let data18 = data8.default;
+if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")){
+const err50 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/type",keyword:"type",params:{type: schema35.properties.paramsSchema.properties.properties.additionalProperties.properties.default.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if(func3(data18) > 200){
+const err51 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+const failure8 = func2("line", data18);
+if(failure8 !== null){
+const err52 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+if(data8.description !== undefined){
+let data19 = data8.description;
+if(typeof data19 === "string"){
+if(func3(data19) > 400){
+const err53 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const failure9 = func2("line", data19);
+if(failure9 !== null){
+const err54 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data8["x-i18n"] !== undefined){
+let data20 = data8["x-i18n"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.en === undefined){
+const err56 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data20.zh === undefined){
+const err57 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+for(const key5 in data20){
+if(!((key5 === "en") || (key5 === "zh"))){
+const err58 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data20.en !== undefined){
+let data21 = data20.en;
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
+const err59 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure10 = func4(40, data21);
+if(failure10 !== null){
+const err60 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure11 = func5(true, data21);
+if(failure11 !== null){
+const err61 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const failure12 = func2("line", data21);
+if(failure12 !== null){
+const err62 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data20.zh !== undefined){
+let data22 = data20.zh;
+if(typeof data22 === "string"){
+if(func3(data22) < 1){
+const err64 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+const failure13 = func4(40, data22);
+if(failure13 !== null){
+const err65 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+const failure14 = func5(true, data22);
+if(failure14 !== null){
+const err66 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+const failure15 = func2("line", data22);
+if(failure15 !== null){
+const err67 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data5.required !== undefined){
+let data23 = data5.required;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err72 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(typeof data24 === "string"){
+if(!pattern38.test(data24)){
+const err73 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const failure16 = func2("line", data24);
+if(failure16 !== null){
+const err74 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data5.additionalProperties !== undefined){
+let data25 = data5.additionalProperties;
+if(typeof data25 !== "boolean"){
+const err77 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(!(data25 === false)){
+const err78 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema35.properties.paramsSchema.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+let data26 = data.status;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err80 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(!((data26 === 0) || (data26 === 1))){
+const err81 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema35.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err82 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err83 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+else {
+const err84 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+validate34.errors = vErrors;
 return errors === 0;
 }
 
+export const contractTemplate_update = validate35;
+const schema36 = {"$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.update" */;
 let vErrors = null;
 let errors = 0;
@@ -14139,7 +13351,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema66.properties, key0))){
+if(!(func15.call(schema36.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14246,7 +13458,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema36.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14354,8 +13566,9 @@ errors++;
 }
 if(data.paramsSchema !== undefined){
 let data5 = data.paramsSchema;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14364,15 +13577,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!(validate40(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties === undefined){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14381,8 +13587,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data5.additionalProperties === undefined){
+const err21 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14391,9 +13597,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.createTime !== undefined){
-const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+for(const key1 in data5){
+if(!((((key1 === "type") || (key1 === "properties")) || (key1 === "required")) || (key1 === "additionalProperties"))){
+const err22 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14402,8 +13608,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err23 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data5.type !== undefined){
+let data6 = data5.type;
+if(typeof data6 !== "string"){
+const err23 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14412,10 +13621,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.revision !== undefined){
-let data9 = data.revision;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(data6 === "object")){
+const err24 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.paramsSchema.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14424,9 +13631,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 2147483647 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+if(data5.properties !== undefined){
+let data7 = data5.properties;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 20){
+const err25 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14435,8 +13645,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data9 < 1 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(Object.keys(data7).length < 1){
+const err26 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14445,11 +13655,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key2 in data7){
+const _errs19 = errors;
+if(typeof key2 === "string"){
+if(!pattern38.test(key2)){
+const err27 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14458,14 +13668,724 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate39.errors = vErrors;
+}
+var valid2 = _errs19 === errors;
+if(!valid2){
+const err28 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+for(const key3 in data7){
+let data8 = data7[key3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err29 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data8["x-i18n"] === undefined){
+const err30 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+for(const key4 in data8){
+if(!(func15.call(schema36.properties.paramsSchema.properties.properties.additionalProperties.properties, key4))){
+const err31 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data8.type !== undefined){
+let data9 = data8.type;
+if(typeof data9 !== "string"){
+const err32 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((((data9 === "string") || (data9 === "integer")) || (data9 === "number")) || (data9 === "boolean"))){
+const err33 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.paramsSchema.properties.properties.additionalProperties.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data8.minimum !== undefined){
+let data10 = data8.minimum;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err34 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data8.maximum !== undefined){
+let data11 = data8.maximum;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+const err35 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data8.exclusiveMinimum !== undefined){
+let data12 = data8.exclusiveMinimum;
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+const err36 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data8.exclusiveMaximum !== undefined){
+let data13 = data8.exclusiveMaximum;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+const err37 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data8.minLength !== undefined){
+let data14 = data8.minLength;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err38 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 1000 || isNaN(data14)){
+const err39 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data14 < 0 || isNaN(data14)){
+const err40 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+if(data8.maxLength !== undefined){
+let data15 = data8.maxLength;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err41 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000 || isNaN(data15)){
+const err42 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data15 < 1 || isNaN(data15)){
+const err43 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data8.enum !== undefined){
+let data16 = data8.enum;
+if(Array.isArray(data16)){
+if(data16.length > 50){
+const err44 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data16.length < 1){
+const err45 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (typeof data17 !== "boolean")){
+const err46 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/type",keyword:"type",params:{type: schema36.properties.paramsSchema.properties.properties.additionalProperties.properties.enum.items.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if(func3(data17) > 200){
+const err47 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+const failure7 = func2("line", data17);
+if(failure7 !== null){
+const err48 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data8.default !== undefined){
+let data18 = data8.default;
+if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")){
+const err50 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/type",keyword:"type",params:{type: schema36.properties.paramsSchema.properties.properties.additionalProperties.properties.default.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if(func3(data18) > 200){
+const err51 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+const failure8 = func2("line", data18);
+if(failure8 !== null){
+const err52 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+if(data8.description !== undefined){
+let data19 = data8.description;
+if(typeof data19 === "string"){
+if(func3(data19) > 400){
+const err53 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const failure9 = func2("line", data19);
+if(failure9 !== null){
+const err54 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data8["x-i18n"] !== undefined){
+let data20 = data8["x-i18n"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.en === undefined){
+const err56 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data20.zh === undefined){
+const err57 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+for(const key5 in data20){
+if(!((key5 === "en") || (key5 === "zh"))){
+const err58 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data20.en !== undefined){
+let data21 = data20.en;
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
+const err59 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure10 = func4(40, data21);
+if(failure10 !== null){
+const err60 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure11 = func5(true, data21);
+if(failure11 !== null){
+const err61 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const failure12 = func2("line", data21);
+if(failure12 !== null){
+const err62 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data20.zh !== undefined){
+let data22 = data20.zh;
+if(typeof data22 === "string"){
+if(func3(data22) < 1){
+const err64 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+const failure13 = func4(40, data22);
+if(failure13 !== null){
+const err65 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+const failure14 = func5(true, data22);
+if(failure14 !== null){
+const err66 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+const failure15 = func2("line", data22);
+if(failure15 !== null){
+const err67 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data5.required !== undefined){
+let data23 = data5.required;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err72 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(typeof data24 === "string"){
+if(!pattern38.test(data24)){
+const err73 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const failure16 = func2("line", data24);
+if(failure16 !== null){
+const err74 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data5.additionalProperties !== undefined){
+let data25 = data5.additionalProperties;
+if(typeof data25 !== "boolean"){
+const err77 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(!(data25 === false)){
+const err78 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema36.properties.paramsSchema.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data26 = data.status;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err80 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(!((data26 === 0) || (data26 === 1))){
+const err81 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema36.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err82 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err83 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data.revision !== undefined){
+let data29 = data.revision;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err84 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 2147483647 || isNaN(data29)){
+const err85 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data29 < 1 || isNaN(data29)){
+const err86 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err87 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+validate35.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_create = validate44;
-const schema73 = {"$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
+export const notification_create = validate36;
+const schema37 = {"$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.create" */;
 let vErrors = null;
 let errors = 0;
@@ -14504,7 +14424,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema73.properties, key0))){
+if(!(func15.call(schema37.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -14677,7 +14597,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema37.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14777,14 +14697,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_update = validate45;
-const schema74 = {"$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const notification_update = validate37;
+const schema38 = {"$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.update" */;
 let vErrors = null;
 let errors = 0;
@@ -14800,7 +14720,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema74.properties, key0))){
+if(!(func15.call(schema38.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14999,7 +14919,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema38.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15135,14 +15055,14 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate46;
-const schema75 = {"$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const platformUser_create = validate38;
+const schema39 = {"$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -15158,7 +15078,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema75.properties, key0))){
+if(!(func15.call(schema39.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -15249,7 +15169,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema75.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema39.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15297,7 +15217,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema75.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema39.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15402,14 +15322,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate47;
-const schema76 = {"$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate39;
+const schema40 = {"$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -15425,7 +15345,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema76.properties, key0))){
+if(!(func15.call(schema40.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -15541,7 +15461,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema76.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema40.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15589,7 +15509,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema76.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema40.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15729,14 +15649,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate48;
-const schema77 = {"$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate40;
+const schema41 = {"$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -15822,7 +15742,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema77.properties, key0))){
+if(!(func15.call(schema41.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -16190,14 +16110,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate49;
-const schema78 = {"$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate41;
+const schema42 = {"$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -16213,7 +16133,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func15.call(schema78.properties, key0))){
+if(!(func15.call(schema42.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -16616,7 +16536,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 

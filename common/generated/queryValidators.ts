@@ -2463,7 +2463,7 @@ return errors === 0;
 }
 
 export const archivedRecord = validate15;
-const schema16 = {"$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"resource":{"type":"string","enum":["contracts","artworks"],"readOnly":true},"recordId":{"type":"integer","readOnly":true,"x-finite":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
+const schema16 = {"$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"resource":{"type":"string","readOnly":true,"enum":["artworks","contracts"]},"recordId":{"type":"integer","readOnly":true,"x-finite":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord" */;
@@ -2552,7 +2552,7 @@ data["resource"] = coerced1;
 }
 }
 }
-if(!((data1 === "contracts") || (data1 === "artworks"))){
+if(!((data1 === "artworks") || (data1 === "contracts"))){
 const err4 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema16.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
@@ -3098,7 +3098,7 @@ return errors === 0;
 }
 
 export const archivedRecord_listQuery = validate18;
-const schema19 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+const schema19 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["artworks","contracts"],"maxLength":200}},"additionalProperties":false};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.listQuery" */;
@@ -3473,7 +3473,7 @@ data["resource"] = coerced6;
 }
 }
 }
-if(!((data6 === "contracts") || (data6 === "artworks"))){
+if(!((data6 === "artworks") || (data6 === "contracts"))){
 const err21 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema19.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
@@ -3512,7 +3512,7 @@ return errors === 0;
 }
 
 export const archivedRecord_listBody = validate19;
-const schema20 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+const schema20 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"resource":{"type":"string","enum":["artworks","contracts"],"maxLength":200}},"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.listBody" */;
@@ -3911,7 +3911,7 @@ data["resource"] = coerced6;
 }
 }
 }
-if(!((data7 === "contracts") || (data7 === "artworks"))){
+if(!((data7 === "artworks") || (data7 === "contracts"))){
 const err23 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema20.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
@@ -5293,10 +5293,7 @@ return errors === 0;
 }
 
 export const artwork = validate25;
-const schema26 = {"$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema34 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema26 = {"$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"rfid":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issuer":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"operator":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"ownershipProof":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"otherCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const func145 = keywordRules.notFuture;
 const func155 = keywordRules.ordered;
 const pattern6 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
@@ -6856,7 +6853,7 @@ else if(data26 === "" || data26 === 0 || data26 === false){
 coerced24 = null;
 }
 else {
-const err89 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err89 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6875,7 +6872,7 @@ data16["url"] = coerced24;
 }
 if(typeof data26 === "string"){
 if(func4(data26) > 1000){
-const err90 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err90 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6886,7 +6883,7 @@ errors++;
 }
 const failure37 = func3("line", data26);
 if(failure37 !== null){
-const err91 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+const err91 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6897,7 +6894,7 @@ errors++;
 }
 const failure38 = func15(true, data26);
 if(failure38 !== null){
-const err92 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure38.params,message:failure38.message};
+const err92 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-url",keyword:"x-url",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -7366,7 +7363,7 @@ else if(data36 === "" || data36 === 0 || data36 === false){
 coerced32 = null;
 }
 else {
-const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.watermark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -7385,7 +7382,7 @@ data34["watermark"] = coerced32;
 }
 if(typeof data36 === "string"){
 if(func4(data36) > 200){
-const err119 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err119 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -7396,7 +7393,7 @@ errors++;
 }
 const failure46 = func6(true, data36);
 if(failure46 !== null){
-const err120 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
+const err120 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -7407,7 +7404,7 @@ errors++;
 }
 const failure47 = func3("line", data36);
 if(failure47 !== null){
-const err121 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+const err121 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -7434,7 +7431,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced33 = null;
 }
 else {
-const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.rfid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -7453,7 +7450,7 @@ data34["rfid"] = coerced33;
 }
 if(typeof data37 === "string"){
 if(func4(data37) > 200){
-const err123 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err123 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -7464,7 +7461,7 @@ errors++;
 }
 const failure48 = func6(true, data37);
 if(failure48 !== null){
-const err124 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+const err124 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -7475,7 +7472,7 @@ errors++;
 }
 const failure49 = func3("line", data37);
 if(failure49 !== null){
-const err125 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const err125 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -7527,7 +7524,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced34 = null;
 }
 else {
-const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.certificateNo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -7546,7 +7543,7 @@ data38["certificateNo"] = coerced34;
 }
 if(typeof data39 === "string"){
 if(func4(data39) > 200){
-const err129 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err129 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -7557,7 +7554,7 @@ errors++;
 }
 const failure50 = func6(true, data39);
 if(failure50 !== null){
-const err130 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
+const err130 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -7568,7 +7565,7 @@ errors++;
 }
 const failure51 = func3("line", data39);
 if(failure51 !== null){
-const err131 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
+const err131 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -7595,7 +7592,7 @@ else if(data40 === "" || data40 === 0 || data40 === false){
 coerced35 = null;
 }
 else {
-const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issuer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -7614,7 +7611,7 @@ data38["issuer"] = coerced35;
 }
 if(typeof data40 === "string"){
 if(func4(data40) > 200){
-const err133 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err133 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -7625,7 +7622,7 @@ errors++;
 }
 const failure52 = func6(true, data40);
 if(failure52 !== null){
-const err134 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
+const err134 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -7636,7 +7633,7 @@ errors++;
 }
 const failure53 = func3("line", data40);
 if(failure53 !== null){
-const err135 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const err135 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -7810,7 +7807,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced38 = null;
 }
 else {
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.result.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7829,7 +7826,7 @@ data43["result"] = coerced38;
 }
 if(typeof data45 === "string"){
 if(func4(data45) > 200){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -7840,7 +7837,7 @@ errors++;
 }
 const failure55 = func6(true, data45);
 if(failure55 !== null){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -7851,7 +7848,7 @@ errors++;
 }
 const failure56 = func3("line", data45);
 if(failure56 !== null){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -7878,7 +7875,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced39 = null;
 }
 else {
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.operator.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -7897,7 +7894,7 @@ data43["operator"] = coerced39;
 }
 if(typeof data46 === "string"){
 if(func4(data46) > 200){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err150 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -7908,7 +7905,7 @@ errors++;
 }
 const failure57 = func6(true, data46);
 if(failure57 !== null){
-const err151 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure57.params,message:failure57.message};
+const err151 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-plainText",keyword:"x-plainText",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -7919,7 +7916,7 @@ errors++;
 }
 const failure58 = func3("line", data46);
 if(failure58 !== null){
-const err152 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+const err152 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -8003,7 +8000,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced41 = null;
 }
 else {
-const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.attachment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -8022,7 +8019,7 @@ data43["attachment"] = coerced41;
 }
 if(typeof data48 === "string"){
 if(func4(data48) > 1000){
-const err157 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err157 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -8033,7 +8030,7 @@ errors++;
 }
 const failure60 = func3("line", data48);
 if(failure60 !== null){
-const err158 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const err158 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -8044,7 +8041,7 @@ errors++;
 }
 const failure61 = func15(true, data48);
 if(failure61 !== null){
-const err159 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
+const err159 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -8108,7 +8105,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced42 = null;
 }
 else {
-const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/type",keyword:"type",params:{type: schema26.properties.ownership.properties.ownerIdentity.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -8127,7 +8124,7 @@ data49["ownerIdentity"] = coerced42;
 }
 if(typeof data50 === "string"){
 if(func4(data50) > 200){
-const err164 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err164 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -8138,7 +8135,7 @@ errors++;
 }
 const failure62 = func6(true, data50);
 if(failure62 !== null){
-const err165 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure62.params,message:failure62.message};
+const err165 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-plainText",keyword:"x-plainText",params:failure62.params,message:failure62.message};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -8149,7 +8146,7 @@ errors++;
 }
 const failure63 = func3("line", data50);
 if(failure63 !== null){
-const err166 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
+const err166 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -8176,7 +8173,7 @@ else if(data51 === "" || data51 === 0 || data51 === false){
 coerced43 = null;
 }
 else {
-const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
+const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/type",keyword:"type",params:{type: schema26.properties.ownership.properties.ownershipProof.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -8195,7 +8192,7 @@ data49["ownershipProof"] = coerced43;
 }
 if(typeof data51 === "string"){
 if(func4(data51) > 1000){
-const err168 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err168 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -8206,7 +8203,7 @@ errors++;
 }
 const failure64 = func3("line", data51);
 if(failure64 !== null){
-const err169 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
+const err169 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -8217,7 +8214,7 @@ errors++;
 }
 const failure65 = func15(true, data51);
 if(failure65 !== null){
-const err170 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
+const err170 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -8313,7 +8310,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced45 = null;
 }
 else {
-const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
+const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/type",keyword:"type",params:{type: schema26.properties.authenticity.properties.appraisalCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -8332,7 +8329,7 @@ data53["appraisalCertificate"] = coerced45;
 }
 if(typeof data54 === "string"){
 if(func4(data54) > 1000){
-const err176 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err176 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -8343,7 +8340,7 @@ errors++;
 }
 const failure66 = func3("line", data54);
 if(failure66 !== null){
-const err177 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
+const err177 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -8354,7 +8351,7 @@ errors++;
 }
 const failure67 = func15(true, data54);
 if(failure67 !== null){
-const err178 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
+const err178 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -8381,7 +8378,7 @@ else if(data55 === "" || data55 === 0 || data55 === false){
 coerced46 = null;
 }
 else {
-const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
+const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/type",keyword:"type",params:{type: schema26.properties.authenticity.properties.otherCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -8400,7 +8397,7 @@ data53["otherCertificate"] = coerced46;
 }
 if(typeof data55 === "string"){
 if(func4(data55) > 1000){
-const err180 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err180 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -8411,7 +8408,7 @@ errors++;
 }
 const failure68 = func3("line", data55);
 if(failure68 !== null){
-const err181 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
+const err181 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -8422,7 +8419,7 @@ errors++;
 }
 const failure69 = func15(true, data55);
 if(failure69 !== null){
-const err182 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure69.params,message:failure69.message};
+const err182 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-url",keyword:"x-url",params:failure69.params,message:failure69.message};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -8507,10 +8504,7 @@ return errors === 0;
 }
 
 export const artwork_create = validate26;
-const schema39 = {"$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema40 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema41 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema47 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema27 = {"$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","default":{},"properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","default":{},"properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","default":{},"properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"rfid":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"}},"additionalProperties":false},"certificateInfo":{"type":"object","default":{},"properties":{"certificateNo":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issuer":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","default":[],"maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"operator":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","default":{},"properties":{"ownerIdentity":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"ownershipProof":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","default":{},"properties":{"appraisalCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"otherCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.create" */;
@@ -8582,7 +8576,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema39.properties, key0))){
+if(!(func30.call(schema27.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -9008,7 +9002,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced5 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema39.properties.possessor.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema27.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9075,7 +9069,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced6 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema39.properties.bid.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema27.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9199,7 +9193,7 @@ errors++;
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func30.call(schema39.properties.baseInfo.properties, key1))){
+if(!(func30.call(schema27.properties.baseInfo.properties, key1))){
 const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -9226,7 +9220,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced7 = null;
 }
 else {
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -9295,7 +9289,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced8 = null;
 }
 else {
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -9352,7 +9346,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced9 = null;
 }
 else {
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -9409,7 +9403,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced10 = null;
 }
 else {
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -9466,7 +9460,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced11 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -9484,7 +9478,7 @@ data16["units"] = coerced11;
 }
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema39.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema27.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -9510,7 +9504,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced12 = null;
 }
 else {
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -9576,7 +9570,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced13 = null;
 }
 else {
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -9642,7 +9636,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced14 = null;
 }
 else {
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -9710,7 +9704,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced15 = null;
 }
 else {
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -9767,7 +9761,7 @@ else if(data26 === "" || data26 === 0 || data26 === false){
 coerced16 = null;
 }
 else {
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema40.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -9786,7 +9780,7 @@ data16["url"] = coerced16;
 }
 if(typeof data26 === "string"){
 if(func4(data26) > 1000){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -9797,7 +9791,7 @@ errors++;
 }
 const failure29 = func3("line", data26);
 if(failure29 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -9808,7 +9802,7 @@ errors++;
 }
 const failure30 = func15(true, data26);
 if(failure30 !== null){
-const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -9835,7 +9829,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced17 = null;
 }
 else {
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema27.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -9929,7 +9923,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced18 = null;
 }
 else {
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema27.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -9984,7 +9978,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced19 = null;
 }
 else {
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema27.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -10050,7 +10044,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced20 = null;
 }
 else {
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema27.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -10107,7 +10101,7 @@ else if(data32 === "" || data32 === 0 || data32 === false){
 coerced21 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema27.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -10125,7 +10119,7 @@ data28["currency"] = coerced21;
 }
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema39.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema27.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -10151,7 +10145,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced22 = null;
 }
 else {
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema27.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -10233,7 +10227,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced23 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema39.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema27.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -10251,7 +10245,7 @@ data34["level"] = coerced23;
 }
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema39.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema27.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -10277,7 +10271,7 @@ else if(data36 === "" || data36 === 0 || data36 === false){
 coerced24 = null;
 }
 else {
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/type",keyword:"type",params:{type: schema27.properties.securityInfo.properties.watermark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -10296,7 +10290,7 @@ data34["watermark"] = coerced24;
 }
 if(typeof data36 === "string"){
 if(func4(data36) > 200){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -10307,7 +10301,7 @@ errors++;
 }
 const failure38 = func6(true, data36);
 if(failure38 !== null){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -10318,7 +10312,7 @@ errors++;
 }
 const failure39 = func3("line", data36);
 if(failure39 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -10345,7 +10339,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced25 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/type",keyword:"type",params:{type: schema27.properties.securityInfo.properties.rfid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -10364,7 +10358,7 @@ data34["rfid"] = coerced25;
 }
 if(typeof data37 === "string"){
 if(func4(data37) > 200){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -10375,7 +10369,7 @@ errors++;
 }
 const failure40 = func6(true, data37);
 if(failure40 !== null){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
+const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -10386,7 +10380,7 @@ errors++;
 }
 const failure41 = func3("line", data37);
 if(failure41 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -10438,7 +10432,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced26 = null;
 }
 else {
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/type",keyword:"type",params:{type: schema27.properties.certificateInfo.properties.certificateNo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -10457,7 +10451,7 @@ data38["certificateNo"] = coerced26;
 }
 if(typeof data39 === "string"){
 if(func4(data39) > 200){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -10468,7 +10462,7 @@ errors++;
 }
 const failure42 = func6(true, data39);
 if(failure42 !== null){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
+const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -10479,7 +10473,7 @@ errors++;
 }
 const failure43 = func3("line", data39);
 if(failure43 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -10506,7 +10500,7 @@ else if(data40 === "" || data40 === 0 || data40 === false){
 coerced27 = null;
 }
 else {
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/type",keyword:"type",params:{type: schema27.properties.certificateInfo.properties.issuer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -10525,7 +10519,7 @@ data38["issuer"] = coerced27;
 }
 if(typeof data40 === "string"){
 if(func4(data40) > 200){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -10536,7 +10530,7 @@ errors++;
 }
 const failure44 = func6(true, data40);
 if(failure44 !== null){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
+const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -10547,7 +10541,7 @@ errors++;
 }
 const failure45 = func3("line", data40);
 if(failure45 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -10574,7 +10568,7 @@ else if(data41 === "" || data41 === 0 || data41 === false){
 coerced28 = null;
 }
 else {
-const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema39.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema27.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -10695,7 +10689,7 @@ data43["step"] = coerced29;
 }
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema39.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema27.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -10721,7 +10715,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced30 = null;
 }
 else {
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/type",keyword:"type",params:{type: schema27.properties.traceability.items.properties.result.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -10740,7 +10734,7 @@ data43["result"] = coerced30;
 }
 if(typeof data45 === "string"){
 if(func4(data45) > 200){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -10751,7 +10745,7 @@ errors++;
 }
 const failure47 = func6(true, data45);
 if(failure47 !== null){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -10762,7 +10756,7 @@ errors++;
 }
 const failure48 = func3("line", data45);
 if(failure48 !== null){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -10789,7 +10783,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced31 = null;
 }
 else {
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/type",keyword:"type",params:{type: schema27.properties.traceability.items.properties.operator.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -10808,7 +10802,7 @@ data43["operator"] = coerced31;
 }
 if(typeof data46 === "string"){
 if(func4(data46) > 200){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -10819,7 +10813,7 @@ errors++;
 }
 const failure49 = func6(true, data46);
 if(failure49 !== null){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -10830,7 +10824,7 @@ errors++;
 }
 const failure50 = func3("line", data46);
 if(failure50 !== null){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -10857,7 +10851,7 @@ else if(data47 === "" || data47 === 0 || data47 === false){
 coerced32 = null;
 }
 else {
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema39.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema27.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -10914,7 +10908,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced33 = null;
 }
 else {
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/type",keyword:"type",params:{type: schema27.properties.traceability.items.properties.attachment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -10933,7 +10927,7 @@ data43["attachment"] = coerced33;
 }
 if(typeof data48 === "string"){
 if(func4(data48) > 1000){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -10944,7 +10938,7 @@ errors++;
 }
 const failure52 = func3("line", data48);
 if(failure52 !== null){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -10955,7 +10949,7 @@ errors++;
 }
 const failure53 = func15(true, data48);
 if(failure53 !== null){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -11019,7 +11013,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced34 = null;
 }
 else {
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/type",keyword:"type",params:{type: schema27.properties.ownership.properties.ownerIdentity.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -11038,7 +11032,7 @@ data49["ownerIdentity"] = coerced34;
 }
 if(typeof data50 === "string"){
 if(func4(data50) > 200){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -11049,7 +11043,7 @@ errors++;
 }
 const failure54 = func6(true, data50);
 if(failure54 !== null){
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
+const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -11060,7 +11054,7 @@ errors++;
 }
 const failure55 = func3("line", data50);
 if(failure55 !== null){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -11087,7 +11081,7 @@ else if(data51 === "" || data51 === 0 || data51 === false){
 coerced35 = null;
 }
 else {
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/type",keyword:"type",params:{type: schema27.properties.ownership.properties.ownershipProof.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -11106,7 +11100,7 @@ data49["ownershipProof"] = coerced35;
 }
 if(typeof data51 === "string"){
 if(func4(data51) > 1000){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -11117,7 +11111,7 @@ errors++;
 }
 const failure56 = func3("line", data51);
 if(failure56 !== null){
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -11128,7 +11122,7 @@ errors++;
 }
 const failure57 = func15(true, data51);
 if(failure57 !== null){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
+const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -11155,7 +11149,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced36 = null;
 }
 else {
-const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema39.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema27.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -11173,7 +11167,7 @@ data49["creditCheck"] = coerced36;
 }
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema39.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema27.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -11224,7 +11218,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced37 = null;
 }
 else {
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/type",keyword:"type",params:{type: schema27.properties.authenticity.properties.appraisalCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -11243,7 +11237,7 @@ data53["appraisalCertificate"] = coerced37;
 }
 if(typeof data54 === "string"){
 if(func4(data54) > 1000){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -11254,7 +11248,7 @@ errors++;
 }
 const failure58 = func3("line", data54);
 if(failure58 !== null){
-const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -11265,7 +11259,7 @@ errors++;
 }
 const failure59 = func15(true, data54);
 if(failure59 !== null){
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -11292,7 +11286,7 @@ else if(data55 === "" || data55 === 0 || data55 === false){
 coerced38 = null;
 }
 else {
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/type",keyword:"type",params:{type: schema27.properties.authenticity.properties.otherCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -11311,7 +11305,7 @@ data53["otherCertificate"] = coerced38;
 }
 if(typeof data55 === "string"){
 if(func4(data55) > 1000){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -11322,7 +11316,7 @@ errors++;
 }
 const failure60 = func3("line", data55);
 if(failure60 !== null){
-const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -11333,7 +11327,7 @@ errors++;
 }
 const failure61 = func15(true, data55);
 if(failure61 !== null){
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
+const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -11381,10 +11375,7 @@ return errors === 0;
 }
 
 export const artwork_update = validate27;
-const schema52 = {"$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
-const schema53 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema54 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema60 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema28 = {"$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"rfid":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issuer":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"operator":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"ownershipProof":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"otherCertificate":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"additionalProperties":false},"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
@@ -11402,7 +11393,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema52.properties, key0))){
+if(!(func30.call(schema28.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -11882,7 +11873,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced6 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema52.properties.possessor.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema28.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11949,7 +11940,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced7 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema52.properties.bid.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema28.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12074,7 +12065,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func30.call(schema52.properties.baseInfo.properties, key1))){
+if(!(func30.call(schema28.properties.baseInfo.properties, key1))){
 const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -12101,7 +12092,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced8 = null;
 }
 else {
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -12170,7 +12161,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced9 = null;
 }
 else {
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -12227,7 +12218,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced10 = null;
 }
 else {
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12284,7 +12275,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced11 = null;
 }
 else {
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -12341,7 +12332,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced12 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -12359,7 +12350,7 @@ data16["units"] = coerced12;
 }
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema52.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema28.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -12385,7 +12376,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced13 = null;
 }
 else {
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -12451,7 +12442,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced14 = null;
 }
 else {
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -12517,7 +12508,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced15 = null;
 }
 else {
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -12585,7 +12576,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced16 = null;
 }
 else {
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -12642,7 +12633,7 @@ else if(data26 === "" || data26 === 0 || data26 === false){
 coerced17 = null;
 }
 else {
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema53.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.url.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -12661,7 +12652,7 @@ data16["url"] = coerced17;
 }
 if(typeof data26 === "string"){
 if(func4(data26) > 1000){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -12672,7 +12663,7 @@ errors++;
 }
 const failure30 = func3("line", data26);
 if(failure30 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -12683,7 +12674,7 @@ errors++;
 }
 const failure31 = func15(true, data26);
 if(failure31 !== null){
-const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/properties/baseInfo/properties/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -12710,7 +12701,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced18 = null;
 }
 else {
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -12806,7 +12797,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced19 = null;
 }
 else {
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -12861,7 +12852,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced20 = null;
 }
 else {
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -12927,7 +12918,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced21 = null;
 }
 else {
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -12984,7 +12975,7 @@ else if(data32 === "" || data32 === 0 || data32 === false){
 coerced22 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -13002,7 +12993,7 @@ data28["currency"] = coerced22;
 }
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema52.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema28.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -13028,7 +13019,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced23 = null;
 }
 else {
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -13112,7 +13103,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced24 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema52.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -13130,7 +13121,7 @@ data34["level"] = coerced24;
 }
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema52.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema28.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -13156,7 +13147,7 @@ else if(data36 === "" || data36 === 0 || data36 === false){
 coerced25 = null;
 }
 else {
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.watermark.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -13175,7 +13166,7 @@ data34["watermark"] = coerced25;
 }
 if(typeof data36 === "string"){
 if(func4(data36) > 200){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -13186,7 +13177,7 @@ errors++;
 }
 const failure39 = func6(true, data36);
 if(failure39 !== null){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
+const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -13197,7 +13188,7 @@ errors++;
 }
 const failure40 = func3("line", data36);
 if(failure40 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/properties/securityInfo/properties/watermark/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -13224,7 +13215,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced26 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.rfid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -13243,7 +13234,7 @@ data34["rfid"] = coerced26;
 }
 if(typeof data37 === "string"){
 if(func4(data37) > 200){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -13254,7 +13245,7 @@ errors++;
 }
 const failure41 = func6(true, data37);
 if(failure41 !== null){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -13265,7 +13256,7 @@ errors++;
 }
 const failure42 = func3("line", data37);
 if(failure42 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/properties/securityInfo/properties/rfid/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -13319,7 +13310,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced27 = null;
 }
 else {
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.certificateNo.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -13338,7 +13329,7 @@ data38["certificateNo"] = coerced27;
 }
 if(typeof data39 === "string"){
 if(func4(data39) > 200){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -13349,7 +13340,7 @@ errors++;
 }
 const failure43 = func6(true, data39);
 if(failure43 !== null){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -13360,7 +13351,7 @@ errors++;
 }
 const failure44 = func3("line", data39);
 if(failure44 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/properties/certificateInfo/properties/certificateNo/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -13387,7 +13378,7 @@ else if(data40 === "" || data40 === 0 || data40 === false){
 coerced28 = null;
 }
 else {
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.issuer.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -13406,7 +13397,7 @@ data38["issuer"] = coerced28;
 }
 if(typeof data40 === "string"){
 if(func4(data40) > 200){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -13417,7 +13408,7 @@ errors++;
 }
 const failure45 = func6(true, data40);
 if(failure45 !== null){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
+const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -13428,7 +13419,7 @@ errors++;
 }
 const failure46 = func3("line", data40);
 if(failure46 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/properties/certificateInfo/properties/issuer/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -13455,7 +13446,7 @@ else if(data41 === "" || data41 === 0 || data41 === false){
 coerced29 = null;
 }
 else {
-const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema52.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -13578,7 +13569,7 @@ data43["step"] = coerced30;
 }
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema52.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema28.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -13604,7 +13595,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced31 = null;
 }
 else {
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.result.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -13623,7 +13614,7 @@ data43["result"] = coerced31;
 }
 if(typeof data45 === "string"){
 if(func4(data45) > 200){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -13634,7 +13625,7 @@ errors++;
 }
 const failure48 = func6(true, data45);
 if(failure48 !== null){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -13645,7 +13636,7 @@ errors++;
 }
 const failure49 = func3("line", data45);
 if(failure49 !== null){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/properties/traceability/items/properties/result/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -13672,7 +13663,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced32 = null;
 }
 else {
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.operator.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -13691,7 +13682,7 @@ data43["operator"] = coerced32;
 }
 if(typeof data46 === "string"){
 if(func4(data46) > 200){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -13702,7 +13693,7 @@ errors++;
 }
 const failure50 = func6(true, data46);
 if(failure50 !== null){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -13713,7 +13704,7 @@ errors++;
 }
 const failure51 = func3("line", data46);
 if(failure51 !== null){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/properties/traceability/items/properties/operator/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -13740,7 +13731,7 @@ else if(data47 === "" || data47 === 0 || data47 === false){
 coerced33 = null;
 }
 else {
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema52.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -13797,7 +13788,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced34 = null;
 }
 else {
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.attachment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -13816,7 +13807,7 @@ data43["attachment"] = coerced34;
 }
 if(typeof data48 === "string"){
 if(func4(data48) > 1000){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -13827,7 +13818,7 @@ errors++;
 }
 const failure53 = func3("line", data48);
 if(failure53 !== null){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -13838,7 +13829,7 @@ errors++;
 }
 const failure54 = func15(true, data48);
 if(failure54 !== null){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/properties/traceability/items/properties/attachment/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -13904,7 +13895,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced35 = null;
 }
 else {
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/type",keyword:"type",params:{type: schema28.properties.ownership.properties.ownerIdentity.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -13923,7 +13914,7 @@ data49["ownerIdentity"] = coerced35;
 }
 if(typeof data50 === "string"){
 if(func4(data50) > 200){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -13934,7 +13925,7 @@ errors++;
 }
 const failure55 = func6(true, data50);
 if(failure55 !== null){
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
+const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -13945,7 +13936,7 @@ errors++;
 }
 const failure56 = func3("line", data50);
 if(failure56 !== null){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/properties/ownership/properties/ownerIdentity/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -13972,7 +13963,7 @@ else if(data51 === "" || data51 === 0 || data51 === false){
 coerced36 = null;
 }
 else {
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/type",keyword:"type",params:{type: schema28.properties.ownership.properties.ownershipProof.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -13991,7 +13982,7 @@ data49["ownershipProof"] = coerced36;
 }
 if(typeof data51 === "string"){
 if(func4(data51) > 1000){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -14002,7 +13993,7 @@ errors++;
 }
 const failure57 = func3("line", data51);
 if(failure57 !== null){
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -14013,7 +14004,7 @@ errors++;
 }
 const failure58 = func15(true, data51);
 if(failure58 !== null){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/properties/ownership/properties/ownershipProof/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -14040,7 +14031,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced37 = null;
 }
 else {
-const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema52.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema28.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -14058,7 +14049,7 @@ data49["creditCheck"] = coerced37;
 }
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema52.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema28.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -14111,7 +14102,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced38 = null;
 }
 else {
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/type",keyword:"type",params:{type: schema28.properties.authenticity.properties.appraisalCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -14130,7 +14121,7 @@ data53["appraisalCertificate"] = coerced38;
 }
 if(typeof data54 === "string"){
 if(func4(data54) > 1000){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -14141,7 +14132,7 @@ errors++;
 }
 const failure59 = func3("line", data54);
 if(failure59 !== null){
-const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
+const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -14152,7 +14143,7 @@ errors++;
 }
 const failure60 = func15(true, data54);
 if(failure60 !== null){
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
+const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/properties/authenticity/properties/appraisalCertificate/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -14179,7 +14170,7 @@ else if(data55 === "" || data55 === 0 || data55 === false){
 coerced39 = null;
 }
 else {
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/type",keyword:"type",params:{type: schema28.properties.authenticity.properties.otherCertificate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -14198,7 +14189,7 @@ data53["otherCertificate"] = coerced39;
 }
 if(typeof data55 === "string"){
 if(func4(data55) > 1000){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -14209,7 +14200,7 @@ errors++;
 }
 const failure61 = func3("line", data55);
 if(failure61 !== null){
-const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -14220,7 +14211,7 @@ errors++;
 }
 const failure62 = func15(true, data55);
 if(failure62 !== null){
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
+const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/properties/authenticity/properties/otherCertificate/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -14331,7 +14322,7 @@ return errors === 0;
 }
 
 export const artwork_listQuery = validate28;
-const schema65 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema29 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
@@ -14345,7 +14336,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func30.call(schema65.properties, key0))){
+if(!(func30.call(schema29.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14561,7 +14552,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema65.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema29.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14602,7 +14593,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema29.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14875,7 +14866,7 @@ data["status"] = coerced9;
 }
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -14925,7 +14916,7 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema65.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema29.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -14962,7 +14953,7 @@ return errors === 0;
 }
 
 export const artwork_listBody = validate29;
-const schema66 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema30 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
@@ -14976,7 +14967,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func30.call(schema66.properties, key0))){
+if(!(func30.call(schema30.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -15192,7 +15183,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema66.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema30.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15233,7 +15224,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema30.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15530,7 +15521,7 @@ data["status"] = coerced9;
 }
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15580,7 +15571,7 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema66.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema30.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -15617,7 +15608,7 @@ return errors === 0;
 }
 
 export const auditEntry = validate30;
-const schema67 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"},"state":{"type":["object","null"],"readOnly":true}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+const schema31 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"},"state":{"type":["object","null"],"readOnly":true}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
@@ -15678,7 +15669,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema67.properties, key0))){
+if(!(func30.call(schema31.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -15831,7 +15822,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema67.properties.accountId.type},message:"must be integer,null"};
+const err12 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema31.properties.accountId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16066,7 +16057,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced8 = null;
 }
 else {
-const err23 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema67.properties.before.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema31.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16113,7 +16104,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced9 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema67.properties.after.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema31.properties.after.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -16153,7 +16144,7 @@ if(data11 === "" || data11 === 0 || data11 === false){
 coerced10 = null;
 }
 else {
-const err27 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema67.properties.state.type},message:"must be object,null"};
+const err27 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema31.properties.state.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16187,7 +16178,7 @@ return errors === 0;
 }
 
 export const auditEntry_create = validate31;
-const schema68 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":[],"additionalProperties":false};
+const schema32 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":[],"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
@@ -16195,7 +16186,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func30.call(schema68.properties, key0))){
+if(!(func30.call(schema32.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16332,7 +16323,7 @@ return errors === 0;
 }
 
 export const auditEntry_update = validate32;
-const schema69 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema33 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -16350,7 +16341,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema69.properties, key0))){
+if(!(func30.call(schema33.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -16601,7 +16592,7 @@ return errors === 0;
 }
 
 export const auditEntry_listQuery = validate33;
-const schema70 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+const schema34 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listQuery" */;
@@ -16615,7 +16606,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func30.call(schema70.properties, key0))){
+if(!(func30.call(schema34.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16831,7 +16822,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema70.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema34.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16872,7 +16863,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema34.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17124,7 +17115,7 @@ return errors === 0;
 }
 
 export const auditEntry_listBody = validate34;
-const schema71 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+const schema35 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listBody" */;
@@ -17138,7 +17129,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func30.call(schema71.properties, key0))){
+if(!(func30.call(schema35.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -17354,7 +17345,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema35.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17395,7 +17386,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema35.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17671,7 +17662,7 @@ return errors === 0;
 }
 
 export const author = validate35;
-const schema72 = {"$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
+const schema36 = {"$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
@@ -17698,7 +17689,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema72.properties, key0))){
+if(!(func30.call(schema36.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -17841,7 +17832,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema72.properties.introduction.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema36.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17898,7 +17889,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema72.properties.portrait.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema36.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18030,7 +18021,7 @@ data["isBlock"] = coerced5;
 }
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema72.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema36.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18066,7 +18057,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema72.properties.chain.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema36.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -18113,7 +18104,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced7 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema72.properties.blockTime.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema36.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18160,7 +18151,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced8 = null;
 }
 else {
-const err26 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema72.properties.chainDigest.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema36.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -18313,7 +18304,7 @@ data["wxIsEnable"] = coerced11;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err34 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema72.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema36.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -18349,7 +18340,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced12 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema72.properties.wxCode.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema36.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -18417,7 +18408,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced13 = null;
 }
 else {
-const err40 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema72.properties.wxUrl.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema36.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -18485,7 +18476,7 @@ else if(data14 === "" || data14 === 0 || data14 === false){
 coerced14 = null;
 }
 else {
-const err44 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema72.properties.wxCreateTime.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema36.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -18530,7 +18521,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced15 = null;
 }
 else {
-const err46 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema72.properties.sourceId.type},message:"must be integer,null"};
+const err46 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema36.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -18575,7 +18566,7 @@ return errors === 0;
 }
 
 export const author_create = validate36;
-const schema73 = {"$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+const schema37 = {"$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
@@ -18596,7 +18587,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema73.properties, key0))){
+if(!(func30.call(schema37.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18709,7 +18700,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced1 = null;
 }
 else {
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema73.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema37.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18766,7 +18757,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema73.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema37.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18916,7 +18907,7 @@ data["wxIsEnable"] = coerced3;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema73.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema37.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18952,7 +18943,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced4 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema73.properties.wxCode.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema37.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19020,7 +19011,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced5 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema73.properties.wxUrl.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema37.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19108,7 +19099,7 @@ return errors === 0;
 }
 
 export const author_update = validate37;
-const schema74 = {"$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema38 = {"$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -19126,7 +19117,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema74.properties, key0))){
+if(!(func30.call(schema38.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -19291,7 +19282,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema74.properties.introduction.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema38.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19348,7 +19339,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema74.properties.portrait.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema38.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19499,7 +19490,7 @@ data["wxIsEnable"] = coerced4;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema74.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema38.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19536,7 +19527,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced5 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema74.properties.wxCode.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema38.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19604,7 +19595,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced6 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema74.properties.wxUrl.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema38.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19754,7 +19745,7 @@ return errors === 0;
 }
 
 export const author_listQuery = validate38;
-const schema75 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema39 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
@@ -19984,7 +19975,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema39.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20025,7 +20016,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema39.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20128,7 +20119,7 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema75.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema39.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20178,7 +20169,7 @@ data["wxIsEnable"] = coerced7;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema75.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema39.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20215,7 +20206,7 @@ return errors === 0;
 }
 
 export const author_listBody = validate39;
-const schema76 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema40 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
@@ -20445,7 +20436,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema76.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema40.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20486,7 +20477,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema40.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20613,7 +20604,7 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema76.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema40.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20663,7 +20654,7 @@ data["wxIsEnable"] = coerced7;
 }
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema76.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema40.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20700,7 +20691,7 @@ return errors === 0;
 }
 
 export const bidUser = validate40;
-const schema77 = {"$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true,"x-finite":true}},"required":["phone"],"additionalProperties":false};
+const schema41 = {"$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true,"x-finite":true}},"required":["phone"],"additionalProperties":false};
 const pattern18 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -20728,7 +20719,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema77.properties, key0))){
+if(!(func30.call(schema41.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -20914,7 +20905,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema77.properties.phone.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema41.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -20981,7 +20972,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema77.properties.nickname.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21050,7 +21041,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema77.properties.avatar.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21162,7 +21153,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced7 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema77.properties.chainId.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema41.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -21309,7 +21300,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced10 = null;
 }
 else {
-const err33 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema77.properties.lastLoginTime.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema41.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -21368,7 +21359,7 @@ data["mustChangePassword"] = coerced11;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err36 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema77.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema41.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -21404,7 +21395,7 @@ return errors === 0;
 }
 
 export const bidUser_create = validate41;
-const schema78 = {"$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
+const schema42 = {"$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
@@ -21422,7 +21413,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema78.properties, key0))){
+if(!(func30.call(schema42.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -21544,7 +21535,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema78.properties.phone.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema42.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21611,7 +21602,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema78.properties.nickname.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21680,7 +21671,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced3 = null;
 }
 else {
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema78.properties.avatar.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21808,7 +21799,7 @@ return errors === 0;
 }
 
 export const bidUser_update = validate42;
-const schema79 = {"$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema43 = {"$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -21826,7 +21817,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema79.properties, key0))){
+if(!(func30.call(schema43.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -22000,7 +21991,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema79.properties.phone.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema43.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -22067,7 +22058,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema79.properties.nickname.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema43.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22136,7 +22127,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced4 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema79.properties.avatar.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema43.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -22326,7 +22317,7 @@ return errors === 0;
 }
 
 export const bidUser_listQuery = validate43;
-const schema80 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema44 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
@@ -22556,7 +22547,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema44.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22597,7 +22588,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema44.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22687,7 +22678,7 @@ return errors === 0;
 }
 
 export const bidUser_listBody = validate44;
-const schema81 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema45 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
@@ -22917,7 +22908,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema45.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22958,7 +22949,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema45.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -23072,7 +23063,7 @@ return errors === 0;
 }
 
 export const block = validate45;
-const schema82 = {"$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const schema46 = {"$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern22 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern23 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -23595,7 +23586,7 @@ return errors === 0;
 }
 
 export const block_create = validate46;
-const schema83 = {"$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const schema47 = {"$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
@@ -24116,7 +24107,7 @@ return errors === 0;
 }
 
 export const block_update = validate47;
-const schema84 = {"$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema48 = {"$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
@@ -24134,7 +24125,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema84.properties, key0))){
+if(!(func30.call(schema48.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -24629,7 +24620,7 @@ return errors === 0;
 }
 
 export const block_listQuery = validate48;
-const schema85 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema49 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
@@ -24869,7 +24860,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema49.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24959,7 +24950,7 @@ return errors === 0;
 }
 
 export const block_listBody = validate49;
-const schema86 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema50 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
@@ -25199,7 +25190,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema50.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -25313,7 +25304,7 @@ return errors === 0;
 }
 
 export const chaincode = validate50;
-const schema87 = {"$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+const schema51 = {"$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
 const pattern32 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern33 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern34 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
@@ -25362,7 +25353,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema87.properties, key0))){
+if(!(func30.call(schema51.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -25875,7 +25866,7 @@ data["functionType"] = coerced8;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema87.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema51.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -26047,7 +26038,7 @@ data["status"] = coerced12;
 }
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema51.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -26410,7 +26401,7 @@ return errors === 0;
 }
 
 export const chaincode_create = validate51;
-const schema88 = {"$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+const schema52 = {"$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
@@ -26456,7 +26447,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema88.properties, key0))){
+if(!(func30.call(schema52.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -26927,7 +26918,7 @@ data["functionType"] = coerced7;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema88.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema52.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -27032,7 +27023,7 @@ return errors === 0;
 }
 
 export const chaincode_update = validate52;
-const schema89 = {"$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema53 = {"$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
@@ -27050,7 +27041,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema89.properties, key0))){
+if(!(func30.call(schema53.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -27584,7 +27575,7 @@ data["functionType"] = coerced8;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema89.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema53.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -27690,7 +27681,7 @@ return errors === 0;
 }
 
 export const chaincode_listQuery = validate53;
-const schema90 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema54 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
@@ -27920,7 +27911,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema90.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema54.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -27961,7 +27952,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema54.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -28051,7 +28042,7 @@ return errors === 0;
 }
 
 export const chaincode_listBody = validate54;
-const schema91 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema55 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
@@ -28281,7 +28272,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema91.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema55.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -28322,7 +28313,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema91.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema55.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -28436,7 +28427,7 @@ return errors === 0;
 }
 
 export const channel = validate55;
-const schema92 = {"$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+const schema56 = {"$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
@@ -28775,7 +28766,7 @@ return errors === 0;
 }
 
 export const channel_create = validate56;
-const schema93 = {"$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+const schema57 = {"$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.create" */;
@@ -28914,7 +28905,7 @@ return errors === 0;
 }
 
 export const channel_update = validate57;
-const schema94 = {"$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+const schema58 = {"$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
@@ -29105,7 +29096,7 @@ return errors === 0;
 }
 
 export const channel_listQuery = validate58;
-const schema95 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema59 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
@@ -29335,7 +29326,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema95.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema59.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -29376,7 +29367,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema59.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -29466,7 +29457,7 @@ return errors === 0;
 }
 
 export const channel_listBody = validate59;
-const schema96 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema60 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
@@ -29696,7 +29687,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema96.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema60.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -29737,7 +29728,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -29851,7 +29842,7 @@ return errors === 0;
 }
 
 export const company = validate60;
-const schema97 = {"$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
+const schema61 = {"$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 const func704 = keywordRules.uscc;
 const func758 = keywordRules.distinct;
 const pattern46 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
@@ -29953,7 +29944,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema97.properties, key0))){
+if(!(func30.call(schema61.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -30234,7 +30225,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema97.properties.totalEmployees.type},message:"must be integer,null"};
+const err24 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema61.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -30301,7 +30292,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema97.properties.product.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema61.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -30368,7 +30359,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema97.properties.contractId.type},message:"must be integer,null"};
+const err32 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema61.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -30534,7 +30525,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced8 = null;
 }
 else {
-const err43 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema97.properties.video.type},message:"must be string,null"};
+const err43 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema61.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -30602,7 +30593,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced9 = null;
 }
 else {
-const err47 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema97.properties.address.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema61.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -30671,7 +30662,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced10 = null;
 }
 else {
-const err51 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema97.properties.contactName.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema61.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -30740,7 +30731,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced11 = null;
 }
 else {
-const err55 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema97.properties.contactPhone.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema61.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -30927,7 +30918,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced14 = null;
 }
 else {
-const err66 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema97.properties.adminEmail.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema61.properties.adminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -30994,7 +30985,7 @@ else if(data16 === "" || data16 === 0 || data16 === false){
 coerced15 = null;
 }
 else {
-const err70 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema97.properties.adminPhone.type},message:"must be string,null"};
+const err70 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema61.properties.adminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -31063,7 +31054,7 @@ data["adminNotify"] = coerced16;
 }
 }
 if(!((data17 === 0) || (data17 === 1))){
-const err74 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema97.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+const err74 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema61.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -31111,7 +31102,7 @@ data["adminStatus"] = coerced17;
 }
 }
 if(!((data18 === 0) || (data18 === 1))){
-const err77 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema97.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+const err77 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema61.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -31341,7 +31332,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced21 = null;
 }
 else {
-const err91 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema97.properties.backupAdminEmail.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema61.properties.backupAdminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -31408,7 +31399,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced22 = null;
 }
 else {
-const err95 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema97.properties.backupAdminPhone.type},message:"must be string,null"};
+const err95 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema61.properties.backupAdminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -31477,7 +31468,7 @@ data["backupAdminNotify"] = coerced23;
 }
 }
 if(!((data24 === 0) || (data24 === 1))){
-const err99 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema97.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema61.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -31525,7 +31516,7 @@ data["backupAdminStatus"] = coerced24;
 }
 }
 if(!((data25 === 0) || (data25 === 1))){
-const err102 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema97.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+const err102 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema61.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -31637,7 +31628,7 @@ data["status"] = coerced26;
 }
 }
 if(!((data27 === 0) || (data27 === 1))){
-const err109 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err109 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema61.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -31773,7 +31764,7 @@ return errors === 0;
 }
 
 export const company_create = validate61;
-const schema98 = {"$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
+const schema62 = {"$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
@@ -31869,7 +31860,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema98.properties, key0))){
+if(!(func30.call(schema62.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -32120,7 +32111,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema98.properties.totalEmployees.type},message:"must be integer,null"};
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema62.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -32187,7 +32178,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced4 = null;
 }
 else {
-const err27 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema98.properties.product.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema62.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -32254,7 +32245,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced5 = null;
 }
 else {
-const err31 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema98.properties.contractId.type},message:"must be integer,null"};
+const err31 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema62.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -32420,7 +32411,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced7 = null;
 }
 else {
-const err42 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema98.properties.video.type},message:"must be string,null"};
+const err42 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema62.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -32488,7 +32479,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced8 = null;
 }
 else {
-const err46 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema98.properties.address.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema62.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -32557,7 +32548,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced9 = null;
 }
 else {
-const err50 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema98.properties.contactName.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema62.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -32626,7 +32617,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced10 = null;
 }
 else {
-const err54 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema98.properties.contactPhone.type},message:"must be string,null"};
+const err54 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema62.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -32813,7 +32804,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced13 = null;
 }
 else {
-const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema98.properties.adminEmail.type},message:"must be string,null"};
+const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema62.properties.adminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -32880,7 +32871,7 @@ else if(data16 === "" || data16 === 0 || data16 === false){
 coerced14 = null;
 }
 else {
-const err69 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema98.properties.adminPhone.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema62.properties.adminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -32949,7 +32940,7 @@ data["adminNotify"] = coerced15;
 }
 }
 if(!((data17 === 0) || (data17 === 1))){
-const err73 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema98.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+const err73 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema62.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -32997,7 +32988,7 @@ data["adminStatus"] = coerced16;
 }
 }
 if(!((data18 === 0) || (data18 === 1))){
-const err76 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema98.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+const err76 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema62.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -33227,7 +33218,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced20 = null;
 }
 else {
-const err90 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema98.properties.backupAdminEmail.type},message:"must be string,null"};
+const err90 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema62.properties.backupAdminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -33294,7 +33285,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced21 = null;
 }
 else {
-const err94 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema98.properties.backupAdminPhone.type},message:"must be string,null"};
+const err94 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema62.properties.backupAdminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -33363,7 +33354,7 @@ data["backupAdminNotify"] = coerced22;
 }
 }
 if(!((data24 === 0) || (data24 === 1))){
-const err98 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema98.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+const err98 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema62.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -33411,7 +33402,7 @@ data["backupAdminStatus"] = coerced23;
 }
 }
 if(!((data25 === 0) || (data25 === 1))){
-const err101 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema98.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+const err101 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema62.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -33523,7 +33514,7 @@ data["status"] = coerced25;
 }
 }
 if(!((data27 === 0) || (data27 === 1))){
-const err108 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err108 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -33591,7 +33582,7 @@ return errors === 0;
 }
 
 export const company_update = validate62;
-const schema99 = {"$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema63 = {"$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -33609,7 +33600,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema99.properties, key0))){
+if(!(func30.call(schema63.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -33912,7 +33903,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema99.properties.totalEmployees.type},message:"must be integer,null"};
+const err20 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema63.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -33979,7 +33970,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema99.properties.product.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema63.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -34046,7 +34037,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema99.properties.contractId.type},message:"must be integer,null"};
+const err28 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema63.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -34214,7 +34205,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced8 = null;
 }
 else {
-const err39 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema99.properties.video.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema63.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -34282,7 +34273,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced9 = null;
 }
 else {
-const err43 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema99.properties.address.type},message:"must be string,null"};
+const err43 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema63.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -34351,7 +34342,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced10 = null;
 }
 else {
-const err47 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema99.properties.contactName.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema63.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -34420,7 +34411,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced11 = null;
 }
 else {
-const err51 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema99.properties.contactPhone.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema63.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -34607,7 +34598,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced14 = null;
 }
 else {
-const err62 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema99.properties.adminEmail.type},message:"must be string,null"};
+const err62 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema63.properties.adminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -34674,7 +34665,7 @@ else if(data16 === "" || data16 === 0 || data16 === false){
 coerced15 = null;
 }
 else {
-const err66 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema99.properties.adminPhone.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema63.properties.adminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -34744,7 +34735,7 @@ data["adminNotify"] = coerced16;
 }
 }
 if(!((data17 === 0) || (data17 === 1))){
-const err70 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema99.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+const err70 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema63.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -34794,7 +34785,7 @@ data["adminStatus"] = coerced17;
 }
 }
 if(!((data18 === 0) || (data18 === 1))){
-const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema99.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema63.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -35025,7 +35016,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced21 = null;
 }
 else {
-const err87 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema99.properties.backupAdminEmail.type},message:"must be string,null"};
+const err87 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema63.properties.backupAdminEmail.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -35092,7 +35083,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced22 = null;
 }
 else {
-const err91 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema99.properties.backupAdminPhone.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema63.properties.backupAdminPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -35162,7 +35153,7 @@ data["backupAdminNotify"] = coerced23;
 }
 }
 if(!((data24 === 0) || (data24 === 1))){
-const err95 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema99.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+const err95 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema63.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -35212,7 +35203,7 @@ data["backupAdminStatus"] = coerced24;
 }
 }
 if(!((data25 === 0) || (data25 === 1))){
-const err98 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema99.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+const err98 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema63.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -35326,7 +35317,7 @@ data["status"] = coerced26;
 }
 }
 if(!((data27 === 0) || (data27 === 1))){
-const err105 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err105 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -35457,7 +35448,7 @@ return errors === 0;
 }
 
 export const company_listQuery = validate63;
-const schema100 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema64 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
@@ -35687,7 +35678,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema64.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -35728,7 +35719,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema64.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -35831,7 +35822,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -35868,7 +35859,7 @@ return errors === 0;
 }
 
 export const company_listBody = validate64;
-const schema101 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema65 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
@@ -36098,7 +36089,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema65.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -36139,7 +36130,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema101.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -36266,7 +36257,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -36303,7 +36294,7 @@ return errors === 0;
 }
 
 export const contract = validate65;
-const schema102 = {"$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
+const schema66 = {"$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract" */;
@@ -36567,7 +36558,7 @@ data["status"] = coerced3;
 }
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -36680,7 +36671,7 @@ return errors === 0;
 }
 
 export const contract_create = validate66;
-const schema103 = {"$id":"contract.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":false,"updateTime":false},"required":["name","templateId"],"additionalProperties":false};
+const schema67 = {"$id":"contract.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":false,"updateTime":false},"required":["name","templateId"],"additionalProperties":false};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.create" */;
@@ -36914,7 +36905,7 @@ data["status"] = coerced2;
 }
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema103.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -36959,7 +36950,7 @@ return errors === 0;
 }
 
 export const contract_update = validate67;
-const schema104 = {"$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema68 = {"$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.update" */;
@@ -37232,7 +37223,7 @@ data["status"] = coerced3;
 }
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema104.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -37340,7 +37331,7 @@ return errors === 0;
 }
 
 export const contract_listQuery = validate68;
-const schema105 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+const schema69 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.listQuery" */;
@@ -37570,7 +37561,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema105.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema69.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -37611,7 +37602,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema69.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -37778,7 +37769,7 @@ data["status"] = coerced7;
 }
 }
 if(!(((data7 === "draft") || (data7 === "active")) || (data7 === "terminated"))){
-const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema105.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -37816,7 +37807,7 @@ return errors === 0;
 }
 
 export const contract_listBody = validate69;
-const schema106 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+const schema70 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.listBody" */;
@@ -38046,7 +38037,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema106.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema70.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38087,7 +38078,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -38278,7 +38269,7 @@ data["status"] = coerced7;
 }
 }
 if(!(((data8 === "draft") || (data8 === "active")) || (data8 === "terminated"))){
-const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema106.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -38316,1118 +38307,8 @@ return errors === 0;
 }
 
 export const contractTemplate = validate70;
-const schema107 = {"$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
-const schema108 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const schema71 = {"$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
 const pattern68 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
-const schema109 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema110 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
-const schema112 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
-
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["x-i18n"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func30.call(schema109.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["type"] = coerced0;
-}
-}
-}
-if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema109.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data1 = data.minimum;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "boolean" || data1 === null
-              || (dataType1 == "string" && data1 && data1 == +data1)){
-coerced1 = +data1;
-}
-else {
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["minimum"] = coerced1;
-}
-}
-}
-const failure0 = func2(true, data1);
-if(failure0 !== null){
-const err6 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(dataType2 == "boolean" || data2 === null
-              || (dataType2 == "string" && data2 && data2 == +data2)){
-coerced2 = +data2;
-}
-else {
-const err7 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["maximum"] = coerced2;
-}
-}
-}
-const failure1 = func2(true, data2);
-if(failure1 !== null){
-const err8 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.exclusiveMinimum !== undefined){
-let data3 = data.exclusiveMinimum;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 == "boolean" || data3 === null
-              || (dataType3 == "string" && data3 && data3 == +data3)){
-coerced3 = +data3;
-}
-else {
-const err9 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["exclusiveMinimum"] = coerced3;
-}
-}
-}
-const failure2 = func2(true, data3);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.exclusiveMaximum !== undefined){
-let data4 = data.exclusiveMaximum;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "boolean" || data4 === null
-              || (dataType4 == "string" && data4 && data4 == +data4)){
-coerced4 = +data4;
-}
-else {
-const err11 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["exclusiveMaximum"] = coerced4;
-}
-}
-}
-const failure3 = func2(true, data4);
-if(failure3 !== null){
-const err12 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.minLength !== undefined){
-let data5 = data.minLength;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data5 === null
-              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
-coerced5 = +data5;
-}
-else {
-const err13 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["minLength"] = coerced5;
-}
-}
-}
-const failure4 = func2(true, data5);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err16 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.maxLength !== undefined){
-let data6 = data.maxLength;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 === "boolean" || data6 === null
-              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced6 = +data6;
-}
-else {
-const err17 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["maxLength"] = coerced6;
-}
-}
-}
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err18 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 1000 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data.enum !== undefined){
-let data7 = data.enum;
-if(Array.isArray(data7)){
-if(data7.length > 50){
-const err21 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data7.length < 1){
-const err22 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-let dataType7 = typeof data8;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data8;
-}
-else if(data8 === null){
-coerced7 = "";
-}
-else if(dataType7 == "boolean" || data8 === null
-              || (dataType7 == "string" && data8 && data8 == +data8)){
-coerced7 = +data8;
-}
-else if(data8 === "false" || data8 === 0 || data8 === null){
-coerced7 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced7 = true;
-}
-else {
-const err23 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema110.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(coerced7 !== undefined){
-data8 = coerced7;
-if(data7 !== undefined){
-data7[i0] = coerced7;
-}
-}
-}
-const failure6 = func2(true, data8);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func4(data8) > 200){
-const err25 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure7 = func3("line", data8);
-if(failure7 !== null){
-const err26 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data9 = data.default;
-if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-let dataType8 = typeof data9;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data9;
-}
-else if(data9 === null){
-coerced8 = "";
-}
-else if(dataType8 == "boolean" || data9 === null
-              || (dataType8 == "string" && data9 && data9 == +data9)){
-coerced8 = +data9;
-}
-else if(data9 === "false" || data9 === 0 || data9 === null){
-coerced8 = false;
-}
-else if(data9 === "true" || data9 === 1){
-coerced8 = true;
-}
-else {
-const err28 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema110.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(coerced8 !== undefined){
-data9 = coerced8;
-if(data !== undefined){
-data["default"] = coerced8;
-}
-}
-}
-const failure8 = func2(true, data9);
-if(failure8 !== null){
-const err29 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-if(func4(data9) > 200){
-const err30 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-const failure9 = func3("line", data9);
-if(failure9 !== null){
-const err31 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-if(data.description !== undefined){
-let data10 = data.description;
-if(typeof data10 !== "string"){
-let dataType9 = typeof data10;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data10;
-}
-else if(data10 === null){
-coerced9 = "";
-}
-else {
-const err32 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(coerced9 !== undefined){
-data10 = coerced9;
-if(data !== undefined){
-data["description"] = coerced9;
-}
-}
-}
-if(typeof data10 === "string"){
-if(func4(data10) > 400){
-const err33 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-const failure10 = func3("line", data10);
-if(failure10 !== null){
-const err34 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-if(data["x-i18n"] !== undefined){
-let data11 = data["x-i18n"];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.en === undefined){
-const err35 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data11.zh === undefined){
-const err36 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-for(const key1 in data11){
-if(!((key1 === "en") || (key1 === "zh"))){
-const err37 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data11.en !== undefined){
-let data12 = data11.en;
-if(typeof data12 !== "string"){
-let dataType10 = typeof data12;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data12;
-}
-else if(data12 === null){
-coerced10 = "";
-}
-else {
-const err38 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(coerced10 !== undefined){
-data12 = coerced10;
-if(data11 !== undefined){
-data11["en"] = coerced10;
-}
-}
-}
-if(typeof data12 === "string"){
-if(func4(data12) < 1){
-const err39 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-const failure11 = func5(40, data12);
-if(failure11 !== null){
-const err40 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-const failure12 = func6(true, data12);
-if(failure12 !== null){
-const err41 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-const failure13 = func3("line", data12);
-if(failure13 !== null){
-const err42 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-if(data11.zh !== undefined){
-let data13 = data11.zh;
-if(typeof data13 !== "string"){
-let dataType11 = typeof data13;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data13;
-}
-else if(data13 === null){
-coerced11 = "";
-}
-else {
-const err43 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-if(coerced11 !== undefined){
-data13 = coerced11;
-if(data11 !== undefined){
-data11["zh"] = coerced11;
-}
-}
-}
-if(typeof data13 === "string"){
-if(func4(data13) < 1){
-const err44 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-const failure14 = func5(40, data13);
-if(failure14 !== null){
-const err45 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-const failure15 = func6(true, data13);
-if(failure15 !== null){
-const err46 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-const failure16 = func3("line", data13);
-if(failure16 !== null){
-const err47 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-validate72.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.properties === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.additionalProperties === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["type"] = coerced0;
-}
-}
-}
-if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema108.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.properties !== undefined){
-let data1 = data.properties;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(Object.keys(data1).length > 20){
-const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(Object.keys(data1).length < 1){
-const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key1 in data1){
-const _errs6 = errors;
-if(typeof key1 === "string"){
-if(!pattern68.test(key1)){
-const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-for(const key2 in data1){
-if(!(validate72(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.required !== undefined){
-let data3 = data.required;
-if(Array.isArray(data3)){
-if(data3.length > 20){
-const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 !== "string"){
-let dataType1 = typeof data4;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data4;
-}
-else if(data4 === null){
-coerced1 = "";
-}
-else {
-const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data4 = coerced1;
-if(data3 !== undefined){
-data3[i0] = coerced1;
-}
-}
-}
-if(typeof data4 === "string"){
-if(!pattern68.test(data4)){
-const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-const failure0 = func3("line", data4);
-if(failure0 !== null){
-const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.additionalProperties !== undefined){
-let data5 = data.additionalProperties;
-if(typeof data5 !== "boolean"){
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(data5 === "false" || data5 === 0 || data5 === null){
-coerced2 = false;
-}
-else if(data5 === "true" || data5 === 1){
-coerced2 = true;
-}
-else {
-const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data5 = coerced2;
-if(data !== undefined){
-data["additionalProperties"] = coerced2;
-}
-}
-}
-if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema108.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate" */;
@@ -39471,7 +38352,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema107.properties, key0))){
+if(!(func30.call(schema71.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -39614,7 +38495,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema107.properties.description.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema71.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -39764,8 +38645,9 @@ errors++;
 }
 if(data.paramsSchema !== undefined){
 let data5 = data.paramsSchema;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -39774,93 +38656,70 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!(validate71(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
-}
-}
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType5 = typeof data6;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data6 === null
-              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced5 = +data6;
-}
-else {
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties === undefined){
+const err21 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+if(data5.additionalProperties === undefined){
+const err22 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+for(const key1 in data5){
+if(!((((key1 === "type") || (key1 === "properties")) || (key1 === "required")) || (key1 === "additionalProperties"))){
+const err23 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data5.type !== undefined){
+let data6 = data5.type;
+if(typeof data6 !== "string"){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data6;
+}
+else if(data6 === null){
+coerced5 = "";
+}
+else {
+const err24 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
 }
 if(coerced5 !== undefined){
 data6 = coerced5;
-if(data !== undefined){
-data["status"] = coerced5;
+if(data5 !== undefined){
+data5["type"] = coerced5;
 }
 }
 }
-if(!((data6 === 0) || (data6 === 1))){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema107.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const failure8 = func2(true, data6);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data.createTime !== undefined){
-let data7 = data.createTime;
-if(typeof data7 !== "string"){
-let dataType6 = typeof data7;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data7;
-}
-else if(data7 === null){
-coerced6 = "";
-}
-else {
-const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(coerced6 !== undefined){
-data7 = coerced6;
-if(data !== undefined){
-data["createTime"] = coerced6;
-}
-}
-}
-if(typeof data7 === "string"){
-const failure9 = func3("line", data7);
-if(failure9 !== null){
-const err25 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(!(data6 === "object")){
+const err25 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.paramsSchema.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -39870,21 +38729,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-if(data.updateTime !== undefined){
-let data8 = data.updateTime;
-if(typeof data8 !== "string"){
-let dataType7 = typeof data8;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data8;
-}
-else if(data8 === null){
-coerced7 = "";
-}
-else {
-const err26 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data5.properties !== undefined){
+let data7 = data5.properties;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 20){
+const err26 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -39893,18 +38742,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(coerced7 !== undefined){
-data8 = coerced7;
-if(data !== undefined){
-data["updateTime"] = coerced7;
-}
-}
-}
-if(typeof data8 === "string"){
-const failure10 = func3("line", data8);
-if(failure10 !== null){
-const err27 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(Object.keys(data7).length < 1){
+const err27 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -39913,526 +38752,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-validate70.errors = vErrors;
-return errors === 0;
-}
-
-export const contractTemplate_create = validate75;
-const schema114 = {"$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
-const schema115 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
-const schema116 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema117 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
-const schema119 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
-
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["x-i18n"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func30.call(schema116.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["type"] = coerced0;
-}
-}
-}
-if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema116.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data1 = data.minimum;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "boolean" || data1 === null
-              || (dataType1 == "string" && data1 && data1 == +data1)){
-coerced1 = +data1;
-}
-else {
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["minimum"] = coerced1;
-}
-}
-}
-const failure0 = func2(true, data1);
-if(failure0 !== null){
-const err6 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(dataType2 == "boolean" || data2 === null
-              || (dataType2 == "string" && data2 && data2 == +data2)){
-coerced2 = +data2;
-}
-else {
-const err7 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["maximum"] = coerced2;
-}
-}
-}
-const failure1 = func2(true, data2);
-if(failure1 !== null){
-const err8 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.exclusiveMinimum !== undefined){
-let data3 = data.exclusiveMinimum;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 == "boolean" || data3 === null
-              || (dataType3 == "string" && data3 && data3 == +data3)){
-coerced3 = +data3;
-}
-else {
-const err9 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["exclusiveMinimum"] = coerced3;
-}
-}
-}
-const failure2 = func2(true, data3);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.exclusiveMaximum !== undefined){
-let data4 = data.exclusiveMaximum;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "boolean" || data4 === null
-              || (dataType4 == "string" && data4 && data4 == +data4)){
-coerced4 = +data4;
-}
-else {
-const err11 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["exclusiveMaximum"] = coerced4;
-}
-}
-}
-const failure3 = func2(true, data4);
-if(failure3 !== null){
-const err12 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.minLength !== undefined){
-let data5 = data.minLength;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data5 === null
-              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
-coerced5 = +data5;
-}
-else {
-const err13 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["minLength"] = coerced5;
-}
-}
-}
-const failure4 = func2(true, data5);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err16 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.maxLength !== undefined){
-let data6 = data.maxLength;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 === "boolean" || data6 === null
-              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced6 = +data6;
-}
-else {
-const err17 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["maxLength"] = coerced6;
-}
-}
-}
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err18 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 1000 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data.enum !== undefined){
-let data7 = data.enum;
-if(Array.isArray(data7)){
-if(data7.length > 50){
-const err21 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data7.length < 1){
-const err22 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-let dataType7 = typeof data8;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data8;
-}
-else if(data8 === null){
-coerced7 = "";
-}
-else if(dataType7 == "boolean" || data8 === null
-              || (dataType7 == "string" && data8 && data8 == +data8)){
-coerced7 = +data8;
-}
-else if(data8 === "false" || data8 === 0 || data8 === null){
-coerced7 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced7 = true;
-}
-else {
-const err23 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema117.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(coerced7 !== undefined){
-data8 = coerced7;
-if(data7 !== undefined){
-data7[i0] = coerced7;
-}
-}
-}
-const failure6 = func2(true, data8);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func4(data8) > 200){
-const err25 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure7 = func3("line", data8);
-if(failure7 !== null){
-const err26 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data9 = data.default;
-if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-let dataType8 = typeof data9;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data9;
-}
-else if(data9 === null){
-coerced8 = "";
-}
-else if(dataType8 == "boolean" || data9 === null
-              || (dataType8 == "string" && data9 && data9 == +data9)){
-coerced8 = +data9;
-}
-else if(data9 === "false" || data9 === 0 || data9 === null){
-coerced8 = false;
-}
-else if(data9 === "true" || data9 === 1){
-coerced8 = true;
-}
-else {
-const err28 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema117.type},message:"must be string,number,boolean"};
+for(const key2 in data7){
+const _errs19 = errors;
+if(typeof key2 === "string"){
+if(!pattern68.test(key2)){
+const err28 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -40442,16 +38766,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(coerced8 !== undefined){
-data9 = coerced8;
-if(data !== undefined){
-data["default"] = coerced8;
-}
-}
-}
-const failure8 = func2(true, data9);
-if(failure8 !== null){
-const err29 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+var valid2 = _errs19 === errors;
+if(!valid2){
+const err29 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -40460,9 +38777,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data9 === "string"){
-if(func4(data9) > 200){
-const err30 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+for(const key3 in data7){
+let data8 = data7[key3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err30 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -40471,9 +38791,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure9 = func3("line", data9);
-if(failure9 !== null){
-const err31 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(data8["x-i18n"] === undefined){
+const err31 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -40482,22 +38801,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.description !== undefined){
-let data10 = data.description;
-if(typeof data10 !== "string"){
-let dataType9 = typeof data10;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data10;
-}
-else if(data10 === null){
-coerced9 = "";
-}
-else {
-const err32 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data8){
+if(!(func30.call(schema71.properties.paramsSchema.properties.properties.additionalProperties.properties, key4))){
+const err32 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -40507,16 +38813,20 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(coerced9 !== undefined){
-data10 = coerced9;
-if(data !== undefined){
-data["description"] = coerced9;
+if(data8.type !== undefined){
+let data9 = data8.type;
+if(typeof data9 !== "string"){
+let dataType6 = typeof data9;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data9;
 }
+else if(data9 === null){
+coerced6 = "";
 }
-}
-if(typeof data10 === "string"){
-if(func4(data10) > 400){
-const err33 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+else {
+const err33 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -40525,9 +38835,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure10 = func3("line", data10);
-if(failure10 !== null){
-const err34 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+if(coerced6 !== undefined){
+data9 = coerced6;
+if(data8 !== undefined){
+data8["type"] = coerced6;
+}
+}
+}
+if(!((((data9 === "string") || (data9 === "integer")) || (data9 === "number")) || (data9 === "boolean"))){
+const err34 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.paramsSchema.properties.properties.additionalProperties.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -40537,12 +38854,18 @@ vErrors.push(err34);
 errors++;
 }
 }
+if(data8.minimum !== undefined){
+let data10 = data8.minimum;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+let dataType7 = typeof data10;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "boolean" || data10 === null
+              || (dataType7 == "string" && data10 && data10 == +data10)){
+coerced7 = +data10;
 }
-if(data["x-i18n"] !== undefined){
-let data11 = data["x-i18n"];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.en === undefined){
-const err35 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+else {
+const err35 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -40551,8 +38874,17 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data11.zh === undefined){
-const err36 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+}
+if(coerced7 !== undefined){
+data10 = coerced7;
+if(data8 !== undefined){
+data8["minimum"] = coerced7;
+}
+}
+}
+const failure8 = func2(true, data10);
+if(failure8 !== null){
+const err36 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -40561,9 +38893,19 @@ vErrors.push(err36);
 }
 errors++;
 }
-for(const key1 in data11){
-if(!((key1 === "en") || (key1 === "zh"))){
-const err37 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data8.maximum !== undefined){
+let data11 = data8.maximum;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+let dataType8 = typeof data11;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "boolean" || data11 === null
+              || (dataType8 == "string" && data11 && data11 == +data11)){
+coerced8 = +data11;
+}
+else {
+const err37 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -40573,20 +38915,16 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data11.en !== undefined){
-let data12 = data11.en;
-if(typeof data12 !== "string"){
-let dataType10 = typeof data12;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data12;
+if(coerced8 !== undefined){
+data11 = coerced8;
+if(data8 !== undefined){
+data8["maximum"] = coerced8;
 }
-else if(data12 === null){
-coerced10 = "";
 }
-else {
-const err38 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+const failure9 = func2(true, data11);
+if(failure9 !== null){
+const err38 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -40596,16 +38934,18 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(coerced10 !== undefined){
-data12 = coerced10;
-if(data11 !== undefined){
-data11["en"] = coerced10;
+if(data8.exclusiveMinimum !== undefined){
+let data12 = data8.exclusiveMinimum;
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+let dataType9 = typeof data12;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "boolean" || data12 === null
+              || (dataType9 == "string" && data12 && data12 == +data12)){
+coerced9 = +data12;
 }
-}
-}
-if(typeof data12 === "string"){
-if(func4(data12) < 1){
-const err39 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err39 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -40614,9 +38954,17 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure11 = func5(40, data12);
-if(failure11 !== null){
-const err40 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+}
+if(coerced9 !== undefined){
+data12 = coerced9;
+if(data8 !== undefined){
+data8["exclusiveMinimum"] = coerced9;
+}
+}
+}
+const failure10 = func2(true, data12);
+if(failure10 !== null){
+const err40 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -40625,9 +38973,19 @@ vErrors.push(err40);
 }
 errors++;
 }
-const failure12 = func6(true, data12);
-if(failure12 !== null){
-const err41 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+}
+if(data8.exclusiveMaximum !== undefined){
+let data13 = data8.exclusiveMaximum;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+let dataType10 = typeof data13;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "boolean" || data13 === null
+              || (dataType10 == "string" && data13 && data13 == +data13)){
+coerced10 = +data13;
+}
+else {
+const err41 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -40636,9 +38994,17 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure13 = func3("line", data12);
-if(failure13 !== null){
-const err42 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+if(coerced10 !== undefined){
+data13 = coerced10;
+if(data8 !== undefined){
+data8["exclusiveMaximum"] = coerced10;
+}
+}
+}
+const failure11 = func2(true, data13);
+if(failure11 !== null){
+const err42 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -40648,21 +39014,18 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-if(data11.zh !== undefined){
-let data13 = data11.zh;
-if(typeof data13 !== "string"){
-let dataType11 = typeof data13;
+if(data8.minLength !== undefined){
+let data14 = data8.minLength;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+let dataType11 = typeof data14;
 let coerced11 = undefined;
 if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data13;
-}
-else if(data13 === null){
-coerced11 = "";
+if(dataType11 === "boolean" || data14 === null
+              || (dataType11 === "string" && data14 && data14 == +data14 && !(data14 % 1))){
+coerced11 = +data14;
 }
 else {
-const err43 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err43 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -40673,15 +39036,15 @@ errors++;
 }
 }
 if(coerced11 !== undefined){
-data13 = coerced11;
-if(data11 !== undefined){
-data11["zh"] = coerced11;
+data14 = coerced11;
+if(data8 !== undefined){
+data8["minLength"] = coerced11;
 }
 }
 }
-if(typeof data13 === "string"){
-if(func4(data13) < 1){
-const err44 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure12 = func2(true, data14);
+if(failure12 !== null){
+const err44 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -40690,9 +39053,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-const failure14 = func5(40, data13);
-if(failure14 !== null){
-const err45 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 1000 || isNaN(data14)){
+const err45 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -40701,9 +39064,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure15 = func6(true, data13);
-if(failure15 !== null){
-const err46 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(data14 < 0 || isNaN(data14)){
+const err46 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -40712,9 +39074,20 @@ vErrors.push(err46);
 }
 errors++;
 }
-const failure16 = func3("line", data13);
-if(failure16 !== null){
-const err47 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+}
+}
+if(data8.maxLength !== undefined){
+let data15 = data8.maxLength;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+let dataType12 = typeof data15;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 === "boolean" || data15 === null
+              || (dataType12 === "string" && data15 && data15 == +data15 && !(data15 % 1))){
+coerced12 = +data15;
+}
+else {
+const err47 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -40724,10 +39097,16 @@ vErrors.push(err47);
 errors++;
 }
 }
+if(coerced12 !== undefined){
+data15 = coerced12;
+if(data8 !== undefined){
+data8["maxLength"] = coerced12;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+const failure13 = func2(true, data15);
+if(failure13 !== null){
+const err48 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/x-finite",keyword:"x-finite",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -40736,10 +39115,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-else {
-const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000 || isNaN(data15)){
+const err49 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -40748,302 +39126,768 @@ vErrors.push(err49);
 }
 errors++;
 }
-validate77.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data15 < 1 || isNaN(data15)){
+const err50 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err50];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.properties === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.additionalProperties === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
+vErrors.push(err50);
 }
 errors++;
 }
 }
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
 }
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8.enum !== undefined){
+let data16 = data8.enum;
+if(Array.isArray(data16)){
+if(data16.length > 50){
+const err51 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err51];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err51);
 }
 errors++;
 }
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["type"] = coerced0;
-}
-}
-}
-if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema115.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(data16.length < 1){
+const err52 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err52];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data.properties !== undefined){
-let data1 = data.properties;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(Object.keys(data1).length > 20){
-const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(Object.keys(data1).length < 1){
-const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key1 in data1){
-const _errs6 = errors;
-if(typeof key1 === "string"){
-if(!pattern68.test(key1)){
-const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-for(const key2 in data1){
-if(!(validate77(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.required !== undefined){
-let data3 = data.required;
-if(Array.isArray(data3)){
-if(data3.length > 20){
-const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data3.length;
+const len0 = data16.length;
 for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 !== "string"){
-let dataType1 = typeof data4;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data4;
+let data17 = data16[i0];
+if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (typeof data17 !== "boolean")){
+let dataType13 = typeof data17;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data17;
 }
-else if(data4 === null){
-coerced1 = "";
+else if(data17 === null){
+coerced13 = "";
+}
+else if(dataType13 == "boolean" || data17 === null
+              || (dataType13 == "string" && data17 && data17 == +data17)){
+coerced13 = +data17;
+}
+else if(data17 === "false" || data17 === 0 || data17 === null){
+coerced13 = false;
+}
+else if(data17 === "true" || data17 === 1){
+coerced13 = true;
 }
 else {
-const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err53 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/type",keyword:"type",params:{type: schema71.properties.paramsSchema.properties.properties.additionalProperties.properties.enum.items.type},message:"must be string,number,boolean"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err53];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err53);
 }
 errors++;
 }
 }
-if(coerced1 !== undefined){
-data4 = coerced1;
-if(data3 !== undefined){
-data3[i0] = coerced1;
+if(coerced13 !== undefined){
+data17 = coerced13;
+if(data16 !== undefined){
+data16[i0] = coerced13;
 }
 }
 }
-if(typeof data4 === "string"){
-if(!pattern68.test(data4)){
-const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+const failure14 = func2(true, data17);
+if(failure14 !== null){
+const err54 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-finite",keyword:"x-finite",params:failure14.params,message:failure14.message};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err54];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err54);
 }
 errors++;
 }
-const failure0 = func3("line", data4);
-if(failure0 !== null){
-const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(typeof data17 === "string"){
+if(func4(data17) > 200){
+const err55 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err55];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure15 = func3("line", data17);
+if(failure15 !== null){
+const err56 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err56];
 }
 else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.additionalProperties !== undefined){
-let data5 = data.additionalProperties;
-if(typeof data5 !== "boolean"){
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(data5 === "false" || data5 === 0 || data5 === null){
-coerced2 = false;
-}
-else if(data5 === "true" || data5 === 1){
-coerced2 = true;
-}
-else {
-const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
+vErrors.push(err56);
 }
 errors++;
 }
 }
-if(coerced2 !== undefined){
-data5 = coerced2;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data8.default !== undefined){
+let data18 = data8.default;
+if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")){
+let dataType14 = typeof data18;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data18;
+}
+else if(data18 === null){
+coerced14 = "";
+}
+else if(dataType14 == "boolean" || data18 === null
+              || (dataType14 == "string" && data18 && data18 == +data18)){
+coerced14 = +data18;
+}
+else if(data18 === "false" || data18 === 0 || data18 === null){
+coerced14 = false;
+}
+else if(data18 === "true" || data18 === 1){
+coerced14 = true;
+}
+else {
+const err58 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/type",keyword:"type",params:{type: schema71.properties.paramsSchema.properties.properties.additionalProperties.properties.default.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data18 = coerced14;
+if(data8 !== undefined){
+data8["default"] = coerced14;
+}
+}
+}
+const failure16 = func2(true, data18);
+if(failure16 !== null){
+const err59 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-finite",keyword:"x-finite",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if(func4(data18) > 200){
+const err60 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure17 = func3("line", data18);
+if(failure17 !== null){
+const err61 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+if(data8.description !== undefined){
+let data19 = data8.description;
+if(typeof data19 !== "string"){
+let dataType15 = typeof data19;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data19;
+}
+else if(data19 === null){
+coerced15 = "";
+}
+else {
+const err62 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data19 = coerced15;
+if(data8 !== undefined){
+data8["description"] = coerced15;
+}
+}
+}
+if(typeof data19 === "string"){
+if(func4(data19) > 400){
+const err63 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+const failure18 = func3("line", data19);
+if(failure18 !== null){
+const err64 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data8["x-i18n"] !== undefined){
+let data20 = data8["x-i18n"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.en === undefined){
+const err65 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data20.zh === undefined){
+const err66 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+for(const key5 in data20){
+if(!((key5 === "en") || (key5 === "zh"))){
+const err67 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data20.en !== undefined){
+let data21 = data20.en;
+if(typeof data21 !== "string"){
+let dataType16 = typeof data21;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 == "number" || dataType16 == "boolean"){
+coerced16 = "" + data21;
+}
+else if(data21 === null){
+coerced16 = "";
+}
+else {
+const err68 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data21 = coerced16;
+if(data20 !== undefined){
+data20["en"] = coerced16;
+}
+}
+}
+if(typeof data21 === "string"){
+if(func4(data21) < 1){
+const err69 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+const failure19 = func5(40, data21);
+if(failure19 !== null){
+const err70 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-maxWidth",keyword:"x-maxWidth",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const failure20 = func6(true, data21);
+if(failure20 !== null){
+const err71 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+const failure21 = func3("line", data21);
+if(failure21 !== null){
+const err72 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+if(data20.zh !== undefined){
+let data22 = data20.zh;
+if(typeof data22 !== "string"){
+let dataType17 = typeof data22;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 == "number" || dataType17 == "boolean"){
+coerced17 = "" + data22;
+}
+else if(data22 === null){
+coerced17 = "";
+}
+else {
+const err73 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data22 = coerced17;
+if(data20 !== undefined){
+data20["zh"] = coerced17;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) < 1){
+const err74 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure22 = func5(40, data22);
+if(failure22 !== null){
+const err75 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+const failure23 = func6(true, data22);
+if(failure23 !== null){
+const err76 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+const failure24 = func3("line", data22);
+if(failure24 !== null){
+const err77 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data5.required !== undefined){
+let data23 = data5.required;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err81 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(typeof data24 !== "string"){
+let dataType18 = typeof data24;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data24;
+}
+else if(data24 === null){
+coerced18 = "";
+}
+else {
+const err82 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(coerced18 !== undefined){
+data24 = coerced18;
+if(data23 !== undefined){
+data23[i1] = coerced18;
+}
+}
+}
+if(typeof data24 === "string"){
+if(!pattern68.test(data24)){
+const err83 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+const failure25 = func3("line", data24);
+if(failure25 !== null){
+const err84 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data5.additionalProperties !== undefined){
+let data25 = data5.additionalProperties;
+if(typeof data25 !== "boolean"){
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(data25 === "false" || data25 === 0 || data25 === null){
+coerced19 = false;
+}
+else if(data25 === "true" || data25 === 1){
+coerced19 = true;
+}
+else {
+const err86 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(coerced19 !== undefined){
+data25 = coerced19;
+if(data5 !== undefined){
+data5["additionalProperties"] = coerced19;
+}
+}
+}
+if(!(data25 === false)){
+const err87 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema71.properties.paramsSchema.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+let data26 = data.status;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+let dataType20 = typeof data26;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 === "boolean" || data26 === null
+              || (dataType20 === "string" && data26 && data26 == +data26 && !(data26 % 1))){
+coerced20 = +data26;
+}
+else {
+const err89 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(coerced20 !== undefined){
+data26 = coerced20;
 if(data !== undefined){
-data["additionalProperties"] = coerced2;
+data["status"] = coerced20;
 }
 }
 }
-if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema115.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(!((data26 === 0) || (data26 === 1))){
+const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err90];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err90);
+}
+errors++;
+}
+const failure26 = func2(true, data26);
+if(failure26 !== null){
+const err91 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data27 = data.createTime;
+if(typeof data27 !== "string"){
+let dataType21 = typeof data27;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 == "number" || dataType21 == "boolean"){
+coerced21 = "" + data27;
+}
+else if(data27 === null){
+coerced21 = "";
+}
+else {
+const err92 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(coerced21 !== undefined){
+data27 = coerced21;
+if(data !== undefined){
+data["createTime"] = coerced21;
+}
+}
+}
+if(typeof data27 === "string"){
+const failure27 = func3("line", data27);
+if(failure27 !== null){
+const err93 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
 }
 errors++;
 }
 }
 }
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
+if(data.updateTime !== undefined){
+let data28 = data.updateTime;
+if(typeof data28 !== "string"){
+let dataType22 = typeof data28;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 == "number" || dataType22 == "boolean"){
+coerced22 = "" + data28;
+}
+else if(data28 === null){
+coerced22 = "";
 }
 else {
-vErrors.push(err18);
+const err94 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
 }
 errors++;
 }
-validate76.errors = vErrors;
+}
+if(coerced22 !== undefined){
+data28 = coerced22;
+if(data !== undefined){
+data["updateTime"] = coerced22;
+}
+}
+}
+if(typeof data28 === "string"){
+const failure28 = func3("line", data28);
+if(failure28 !== null){
+const err95 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err96 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+validate70.errors = vErrors;
 return errors === 0;
 }
 
+export const contractTemplate_create = validate71;
+const schema72 = {"$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.create" */;
 let vErrors = null;
 let errors = 0;
@@ -41085,7 +39929,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema114.properties, key0))){
+if(!(func30.call(schema72.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -41198,7 +40042,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced1 = null;
 }
 else {
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema114.properties.description.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema72.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41348,8 +40192,9 @@ errors++;
 }
 if(data.paramsSchema !== undefined){
 let data5 = data.paramsSchema;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -41358,71 +40203,70 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!(validate76(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-errors = vErrors.length;
-}
-}
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType4 = typeof data6;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 === "boolean" || data6 === null
-              || (dataType4 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced4 = +data6;
-}
-else {
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties === undefined){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+if(data5.additionalProperties === undefined){
+const err21 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key1 in data5){
+if(!((((key1 === "type") || (key1 === "properties")) || (key1 === "required")) || (key1 === "additionalProperties"))){
+const err22 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data5.type !== undefined){
+let data6 = data5.type;
+if(typeof data6 !== "string"){
+let dataType4 = typeof data6;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data6;
+}
+else if(data6 === null){
+coerced4 = "";
+}
+else {
+const err23 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
 }
 if(coerced4 !== undefined){
 data6 = coerced4;
-if(data !== undefined){
-data["status"] = coerced4;
+if(data5 !== undefined){
+data5["type"] = coerced4;
 }
 }
 }
-if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema114.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-const failure7 = func2(true, data6);
-if(failure7 !== null){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data.createTime !== undefined){
-const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data.updateTime !== undefined){
-const err24 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!(data6 === "object")){
+const err24 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema72.properties.paramsSchema.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -41432,8 +40276,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.properties !== undefined){
+let data7 = data5.properties;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 20){
+const err25 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -41442,467 +40289,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate75.errors = vErrors;
-return errors === 0;
-}
-
-export const contractTemplate_update = validate80;
-const schema121 = {"$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
-const schema122 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
-const schema123 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema124 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
-const schema126 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
-
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["x-i18n"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func30.call(schema123.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["type"] = coerced0;
-}
-}
-}
-if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema123.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data1 = data.minimum;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "boolean" || data1 === null
-              || (dataType1 == "string" && data1 && data1 == +data1)){
-coerced1 = +data1;
-}
-else {
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["minimum"] = coerced1;
-}
-}
-}
-const failure0 = func2(true, data1);
-if(failure0 !== null){
-const err6 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(dataType2 == "boolean" || data2 === null
-              || (dataType2 == "string" && data2 && data2 == +data2)){
-coerced2 = +data2;
-}
-else {
-const err7 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["maximum"] = coerced2;
-}
-}
-}
-const failure1 = func2(true, data2);
-if(failure1 !== null){
-const err8 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.exclusiveMinimum !== undefined){
-let data3 = data.exclusiveMinimum;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 == "boolean" || data3 === null
-              || (dataType3 == "string" && data3 && data3 == +data3)){
-coerced3 = +data3;
-}
-else {
-const err9 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["exclusiveMinimum"] = coerced3;
-}
-}
-}
-const failure2 = func2(true, data3);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.exclusiveMaximum !== undefined){
-let data4 = data.exclusiveMaximum;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "boolean" || data4 === null
-              || (dataType4 == "string" && data4 && data4 == +data4)){
-coerced4 = +data4;
-}
-else {
-const err11 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["exclusiveMaximum"] = coerced4;
-}
-}
-}
-const failure3 = func2(true, data4);
-if(failure3 !== null){
-const err12 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.minLength !== undefined){
-let data5 = data.minLength;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data5 === null
-              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
-coerced5 = +data5;
-}
-else {
-const err13 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["minLength"] = coerced5;
-}
-}
-}
-const failure4 = func2(true, data5);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err16 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.maxLength !== undefined){
-let data6 = data.maxLength;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 === "boolean" || data6 === null
-              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced6 = +data6;
-}
-else {
-const err17 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["maxLength"] = coerced6;
-}
-}
-}
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err18 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 1000 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data.enum !== undefined){
-let data7 = data.enum;
-if(Array.isArray(data7)){
-if(data7.length > 50){
-const err21 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data7.length < 1){
-const err22 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-let dataType7 = typeof data8;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data8;
-}
-else if(data8 === null){
-coerced7 = "";
-}
-else if(dataType7 == "boolean" || data8 === null
-              || (dataType7 == "string" && data8 && data8 == +data8)){
-coerced7 = +data8;
-}
-else if(data8 === "false" || data8 === 0 || data8 === null){
-coerced7 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced7 = true;
-}
-else {
-const err23 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema124.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(coerced7 !== undefined){
-data8 = coerced7;
-if(data7 !== undefined){
-data7[i0] = coerced7;
-}
-}
-}
-const failure6 = func2(true, data8);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(typeof data8 === "string"){
-if(func4(data8) > 200){
-const err25 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure7 = func3("line", data8);
-if(failure7 !== null){
-const err26 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(Object.keys(data7).length < 1){
+const err26 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -41911,11 +40299,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key2 in data7){
+const _errs17 = errors;
+if(typeof key2 === "string"){
+if(!pattern68.test(key2)){
+const err27 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -41925,30 +40313,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.default !== undefined){
-let data9 = data.default;
-if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-let dataType8 = typeof data9;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data9;
-}
-else if(data9 === null){
-coerced8 = "";
-}
-else if(dataType8 == "boolean" || data9 === null
-              || (dataType8 == "string" && data9 && data9 == +data9)){
-coerced8 = +data9;
-}
-else if(data9 === "false" || data9 === 0 || data9 === null){
-coerced8 = false;
-}
-else if(data9 === "true" || data9 === 1){
-coerced8 = true;
-}
-else {
-const err28 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema124.type},message:"must be string,number,boolean"};
+var valid2 = _errs17 === errors;
+if(!valid2){
+const err28 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -41958,16 +40325,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(coerced8 !== undefined){
-data9 = coerced8;
-if(data !== undefined){
-data["default"] = coerced8;
-}
-}
-}
-const failure8 = func2(true, data9);
-if(failure8 !== null){
-const err29 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+for(const key3 in data7){
+let data8 = data7[key3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err29 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -41976,9 +40338,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data9 === "string"){
-if(func4(data9) > 200){
-const err30 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data8["x-i18n"] === undefined){
+const err30 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -41987,9 +40348,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure9 = func3("line", data9);
-if(failure9 !== null){
-const err31 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+for(const key4 in data8){
+if(!(func30.call(schema72.properties.paramsSchema.properties.properties.additionalProperties.properties, key4))){
+const err31 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -41999,21 +40360,20 @@ vErrors.push(err31);
 errors++;
 }
 }
+if(data8.type !== undefined){
+let data9 = data8.type;
+if(typeof data9 !== "string"){
+let dataType5 = typeof data9;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data9;
 }
-if(data.description !== undefined){
-let data10 = data.description;
-if(typeof data10 !== "string"){
-let dataType9 = typeof data10;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data10;
-}
-else if(data10 === null){
-coerced9 = "";
+else if(data9 === null){
+coerced5 = "";
 }
 else {
-const err32 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err32 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -42023,16 +40383,15 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(coerced9 !== undefined){
-data10 = coerced9;
-if(data !== undefined){
-data["description"] = coerced9;
+if(coerced5 !== undefined){
+data9 = coerced5;
+if(data8 !== undefined){
+data8["type"] = coerced5;
 }
 }
 }
-if(typeof data10 === "string"){
-if(func4(data10) > 400){
-const err33 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(!((((data9 === "string") || (data9 === "integer")) || (data9 === "number")) || (data9 === "boolean"))){
+const err33 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/enum",keyword:"enum",params:{allowedValues: schema72.properties.paramsSchema.properties.properties.additionalProperties.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -42041,9 +40400,19 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure10 = func3("line", data10);
-if(failure10 !== null){
-const err34 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+if(data8.minimum !== undefined){
+let data10 = data8.minimum;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+let dataType6 = typeof data10;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "boolean" || data10 === null
+              || (dataType6 == "string" && data10 && data10 == +data10)){
+coerced6 = +data10;
+}
+else {
+const err34 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -42053,12 +40422,16 @@ vErrors.push(err34);
 errors++;
 }
 }
+if(coerced6 !== undefined){
+data10 = coerced6;
+if(data8 !== undefined){
+data8["minimum"] = coerced6;
 }
-if(data["x-i18n"] !== undefined){
-let data11 = data["x-i18n"];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.en === undefined){
-const err35 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+}
+}
+const failure7 = func2(true, data10);
+if(failure7 !== null){
+const err35 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -42067,8 +40440,19 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data11.zh === undefined){
-const err36 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+}
+if(data8.maximum !== undefined){
+let data11 = data8.maximum;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+let dataType7 = typeof data11;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "boolean" || data11 === null
+              || (dataType7 == "string" && data11 && data11 == +data11)){
+coerced7 = +data11;
+}
+else {
+const err36 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -42077,9 +40461,17 @@ vErrors.push(err36);
 }
 errors++;
 }
-for(const key1 in data11){
-if(!((key1 === "en") || (key1 === "zh"))){
-const err37 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(coerced7 !== undefined){
+data11 = coerced7;
+if(data8 !== undefined){
+data8["maximum"] = coerced7;
+}
+}
+}
+const failure8 = func2(true, data11);
+if(failure8 !== null){
+const err37 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -42089,20 +40481,18 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data11.en !== undefined){
-let data12 = data11.en;
-if(typeof data12 !== "string"){
-let dataType10 = typeof data12;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data12;
-}
-else if(data12 === null){
-coerced10 = "";
+if(data8.exclusiveMinimum !== undefined){
+let data12 = data8.exclusiveMinimum;
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+let dataType8 = typeof data12;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "boolean" || data12 === null
+              || (dataType8 == "string" && data12 && data12 == +data12)){
+coerced8 = +data12;
 }
 else {
-const err38 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err38 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -42112,16 +40502,16 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(coerced10 !== undefined){
-data12 = coerced10;
-if(data11 !== undefined){
-data11["en"] = coerced10;
+if(coerced8 !== undefined){
+data12 = coerced8;
+if(data8 !== undefined){
+data8["exclusiveMinimum"] = coerced8;
 }
 }
 }
-if(typeof data12 === "string"){
-if(func4(data12) < 1){
-const err39 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure9 = func2(true, data12);
+if(failure9 !== null){
+const err39 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -42130,9 +40520,19 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure11 = func5(40, data12);
-if(failure11 !== null){
-const err40 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+}
+if(data8.exclusiveMaximum !== undefined){
+let data13 = data8.exclusiveMaximum;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+let dataType9 = typeof data13;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "boolean" || data13 === null
+              || (dataType9 == "string" && data13 && data13 == +data13)){
+coerced9 = +data13;
+}
+else {
+const err40 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -42141,9 +40541,17 @@ vErrors.push(err40);
 }
 errors++;
 }
-const failure12 = func6(true, data12);
-if(failure12 !== null){
-const err41 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+}
+if(coerced9 !== undefined){
+data13 = coerced9;
+if(data8 !== undefined){
+data8["exclusiveMaximum"] = coerced9;
+}
+}
+}
+const failure10 = func2(true, data13);
+if(failure10 !== null){
+const err41 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -42152,9 +40560,19 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure13 = func3("line", data12);
-if(failure13 !== null){
-const err42 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+if(data8.minLength !== undefined){
+let data14 = data8.minLength;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+let dataType10 = typeof data14;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 === "boolean" || data14 === null
+              || (dataType10 === "string" && data14 && data14 == +data14 && !(data14 % 1))){
+coerced10 = +data14;
+}
+else {
+const err42 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -42164,21 +40582,16 @@ vErrors.push(err42);
 errors++;
 }
 }
+if(coerced10 !== undefined){
+data14 = coerced10;
+if(data8 !== undefined){
+data8["minLength"] = coerced10;
 }
-if(data11.zh !== undefined){
-let data13 = data11.zh;
-if(typeof data13 !== "string"){
-let dataType11 = typeof data13;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data13;
 }
-else if(data13 === null){
-coerced11 = "";
 }
-else {
-const err43 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure11 = func2(true, data14);
+if(failure11 !== null){
+const err43 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -42187,17 +40600,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(coerced11 !== undefined){
-data13 = coerced11;
-if(data11 !== undefined){
-data11["zh"] = coerced11;
-}
-}
-}
-if(typeof data13 === "string"){
-if(func4(data13) < 1){
-const err44 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 1000 || isNaN(data14)){
+const err44 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -42206,9 +40611,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-const failure14 = func5(40, data13);
-if(failure14 !== null){
-const err45 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(data14 < 0 || isNaN(data14)){
+const err45 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -42217,9 +40621,20 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure15 = func6(true, data13);
-if(failure15 !== null){
-const err46 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+}
+}
+if(data8.maxLength !== undefined){
+let data15 = data8.maxLength;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+let dataType11 = typeof data15;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 === "boolean" || data15 === null
+              || (dataType11 === "string" && data15 && data15 == +data15 && !(data15 % 1))){
+coerced11 = +data15;
+}
+else {
+const err46 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -42228,9 +40643,17 @@ vErrors.push(err46);
 }
 errors++;
 }
-const failure16 = func3("line", data13);
-if(failure16 !== null){
-const err47 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+}
+if(coerced11 !== undefined){
+data15 = coerced11;
+if(data8 !== undefined){
+data8["maxLength"] = coerced11;
+}
+}
+}
+const failure12 = func2(true, data15);
+if(failure12 !== null){
+const err47 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -42239,11 +40662,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000 || isNaN(data15)){
+const err48 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -42252,10 +40673,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-else {
-const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data15 < 1 || isNaN(data15)){
+const err49 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -42264,302 +40683,690 @@ vErrors.push(err49);
 }
 errors++;
 }
-validate82.errors = vErrors;
-return errors === 0;
 }
-
-
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+if(data8.enum !== undefined){
+let data16 = data8.enum;
+if(Array.isArray(data16)){
+if(data16.length > 50){
+const err50 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err50];
 }
 else {
-vErrors.push(err0);
+vErrors.push(err50);
 }
 errors++;
 }
-if(data.properties === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(data16.length < 1){
+const err51 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err51];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err51);
 }
 errors++;
 }
-if(data.additionalProperties === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["type"] = coerced0;
-}
-}
-}
-if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema122.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.properties !== undefined){
-let data1 = data.properties;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(Object.keys(data1).length > 20){
-const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(Object.keys(data1).length < 1){
-const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-for(const key1 in data1){
-const _errs6 = errors;
-if(typeof key1 === "string"){
-if(!pattern68.test(key1)){
-const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-for(const key2 in data1){
-if(!(validate82(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.required !== undefined){
-let data3 = data.required;
-if(Array.isArray(data3)){
-if(data3.length > 20){
-const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-const len0 = data3.length;
+const len0 = data16.length;
 for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 !== "string"){
-let dataType1 = typeof data4;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data4;
+let data17 = data16[i0];
+if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (typeof data17 !== "boolean")){
+let dataType12 = typeof data17;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data17;
 }
-else if(data4 === null){
-coerced1 = "";
+else if(data17 === null){
+coerced12 = "";
+}
+else if(dataType12 == "boolean" || data17 === null
+              || (dataType12 == "string" && data17 && data17 == +data17)){
+coerced12 = +data17;
+}
+else if(data17 === "false" || data17 === 0 || data17 === null){
+coerced12 = false;
+}
+else if(data17 === "true" || data17 === 1){
+coerced12 = true;
 }
 else {
-const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err52 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/type",keyword:"type",params:{type: schema72.properties.paramsSchema.properties.properties.additionalProperties.properties.enum.items.type},message:"must be string,number,boolean"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err52];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err52);
 }
 errors++;
 }
 }
-if(coerced1 !== undefined){
-data4 = coerced1;
-if(data3 !== undefined){
-data3[i0] = coerced1;
+if(coerced12 !== undefined){
+data17 = coerced12;
+if(data16 !== undefined){
+data16[i0] = coerced12;
 }
 }
 }
-if(typeof data4 === "string"){
-if(!pattern68.test(data4)){
-const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+const failure13 = func2(true, data17);
+if(failure13 !== null){
+const err53 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-finite",keyword:"x-finite",params:failure13.params,message:failure13.message};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err53];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err53);
 }
 errors++;
 }
-const failure0 = func3("line", data4);
-if(failure0 !== null){
-const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(typeof data17 === "string"){
+if(func4(data17) > 200){
+const err54 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err54];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure14 = func3("line", data17);
+if(failure14 !== null){
+const err55 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err55];
 }
 else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.additionalProperties !== undefined){
-let data5 = data.additionalProperties;
-if(typeof data5 !== "boolean"){
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(data5 === "false" || data5 === 0 || data5 === null){
-coerced2 = false;
-}
-else if(data5 === "true" || data5 === 1){
-coerced2 = true;
-}
-else {
-const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
+vErrors.push(err55);
 }
 errors++;
 }
 }
-if(coerced2 !== undefined){
-data5 = coerced2;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data8.default !== undefined){
+let data18 = data8.default;
+if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")){
+let dataType13 = typeof data18;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data18;
+}
+else if(data18 === null){
+coerced13 = "";
+}
+else if(dataType13 == "boolean" || data18 === null
+              || (dataType13 == "string" && data18 && data18 == +data18)){
+coerced13 = +data18;
+}
+else if(data18 === "false" || data18 === 0 || data18 === null){
+coerced13 = false;
+}
+else if(data18 === "true" || data18 === 1){
+coerced13 = true;
+}
+else {
+const err57 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/type",keyword:"type",params:{type: schema72.properties.paramsSchema.properties.properties.additionalProperties.properties.default.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(coerced13 !== undefined){
+data18 = coerced13;
+if(data8 !== undefined){
+data8["default"] = coerced13;
+}
+}
+}
+const failure15 = func2(true, data18);
+if(failure15 !== null){
+const err58 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-finite",keyword:"x-finite",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if(func4(data18) > 200){
+const err59 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure16 = func3("line", data18);
+if(failure16 !== null){
+const err60 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data8.description !== undefined){
+let data19 = data8.description;
+if(typeof data19 !== "string"){
+let dataType14 = typeof data19;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data19;
+}
+else if(data19 === null){
+coerced14 = "";
+}
+else {
+const err61 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data19 = coerced14;
+if(data8 !== undefined){
+data8["description"] = coerced14;
+}
+}
+}
+if(typeof data19 === "string"){
+if(func4(data19) > 400){
+const err62 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const failure17 = func3("line", data19);
+if(failure17 !== null){
+const err63 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+if(data8["x-i18n"] !== undefined){
+let data20 = data8["x-i18n"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.en === undefined){
+const err64 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data20.zh === undefined){
+const err65 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+for(const key5 in data20){
+if(!((key5 === "en") || (key5 === "zh"))){
+const err66 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data20.en !== undefined){
+let data21 = data20.en;
+if(typeof data21 !== "string"){
+let dataType15 = typeof data21;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data21;
+}
+else if(data21 === null){
+coerced15 = "";
+}
+else {
+const err67 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data21 = coerced15;
+if(data20 !== undefined){
+data20["en"] = coerced15;
+}
+}
+}
+if(typeof data21 === "string"){
+if(func4(data21) < 1){
+const err68 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const failure18 = func5(40, data21);
+if(failure18 !== null){
+const err69 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-maxWidth",keyword:"x-maxWidth",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+const failure19 = func6(true, data21);
+if(failure19 !== null){
+const err70 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-plainText",keyword:"x-plainText",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const failure20 = func3("line", data21);
+if(failure20 !== null){
+const err71 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+if(data20.zh !== undefined){
+let data22 = data20.zh;
+if(typeof data22 !== "string"){
+let dataType16 = typeof data22;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 == "number" || dataType16 == "boolean"){
+coerced16 = "" + data22;
+}
+else if(data22 === null){
+coerced16 = "";
+}
+else {
+const err72 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data22 = coerced16;
+if(data20 !== undefined){
+data20["zh"] = coerced16;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) < 1){
+const err73 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const failure21 = func5(40, data22);
+if(failure21 !== null){
+const err74 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-maxWidth",keyword:"x-maxWidth",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure22 = func6(true, data22);
+if(failure22 !== null){
+const err75 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-plainText",keyword:"x-plainText",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+const failure23 = func3("line", data22);
+if(failure23 !== null){
+const err76 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data5.required !== undefined){
+let data23 = data5.required;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err80 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(typeof data24 !== "string"){
+let dataType17 = typeof data24;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 == "number" || dataType17 == "boolean"){
+coerced17 = "" + data24;
+}
+else if(data24 === null){
+coerced17 = "";
+}
+else {
+const err81 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data24 = coerced17;
+if(data23 !== undefined){
+data23[i1] = coerced17;
+}
+}
+}
+if(typeof data24 === "string"){
+if(!pattern68.test(data24)){
+const err82 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+const failure24 = func3("line", data24);
+if(failure24 !== null){
+const err83 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data5.additionalProperties !== undefined){
+let data25 = data5.additionalProperties;
+if(typeof data25 !== "boolean"){
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(data25 === "false" || data25 === 0 || data25 === null){
+coerced18 = false;
+}
+else if(data25 === "true" || data25 === 1){
+coerced18 = true;
+}
+else {
+const err85 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(coerced18 !== undefined){
+data25 = coerced18;
+if(data5 !== undefined){
+data5["additionalProperties"] = coerced18;
+}
+}
+}
+if(!(data25 === false)){
+const err86 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema72.properties.paramsSchema.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+let data26 = data.status;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+let dataType19 = typeof data26;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 === "boolean" || data26 === null
+              || (dataType19 === "string" && data26 && data26 == +data26 && !(data26 % 1))){
+coerced19 = +data26;
+}
+else {
+const err88 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(coerced19 !== undefined){
+data26 = coerced19;
 if(data !== undefined){
-data["additionalProperties"] = coerced2;
+data["status"] = coerced19;
 }
 }
 }
-if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema122.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(!((data26 === 0) || (data26 === 1))){
+const err89 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err89];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err89);
+}
+errors++;
+}
+const failure25 = func2(true, data26);
+if(failure25 !== null){
+const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err91 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err92 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
 }
 errors++;
 }
 }
-}
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err93 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err93];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err93);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
+export const contractTemplate_update = validate72;
+const schema73 = {"$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"minItems":1,"maxItems":50},"default":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"zh":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.update" */;
 let vErrors = null;
 let errors = 0;
@@ -42575,7 +41382,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema121.properties, key0))){
+if(!(func30.call(schema73.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -42740,7 +41547,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema121.properties.description.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema73.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -42892,8 +41699,9 @@ errors++;
 }
 if(data.paramsSchema !== undefined){
 let data5 = data.paramsSchema;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -42902,23 +41710,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!(validate81(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType5 = typeof data6;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data6 === null
-              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced5 = +data6;
-}
-else {
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties === undefined){
+const err21 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -42927,16 +41720,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(coerced5 !== undefined){
-data6 = coerced5;
-if(data !== undefined){
-data["status"] = coerced5;
-}
-}
-}
-if(!((data6 === 0) || (data6 === 1))){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data5.additionalProperties === undefined){
+const err22 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -42945,9 +41730,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure8 = func2(true, data6);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+for(const key1 in data5){
+if(!((((key1 === "type") || (key1 === "properties")) || (key1 === "required")) || (key1 === "additionalProperties"))){
+const err23 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -42957,8 +41742,20 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.createTime !== undefined){
-const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data5.type !== undefined){
+let data6 = data5.type;
+if(typeof data6 !== "string"){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data6;
+}
+else if(data6 === null){
+coerced5 = "";
+}
+else {
+const err24 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -42967,8 +41764,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5["type"] = coerced5;
+}
+}
+}
+if(!(data6 === "object")){
+const err25 = {instancePath:instancePath+"/paramsSchema/type",schemaPath:"#/properties/paramsSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema73.properties.paramsSchema.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -42977,18 +41782,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data.revision !== undefined){
-let data9 = data.revision;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-let dataType6 = typeof data9;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 === "boolean" || data9 === null
-              || (dataType6 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-coerced6 = +data9;
 }
-else {
-const err26 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data5.properties !== undefined){
+let data7 = data5.properties;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 20){
+const err26 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -42997,17 +41796,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(coerced6 !== undefined){
-data9 = coerced6;
-if(data !== undefined){
-data["revision"] = coerced6;
-}
-}
-}
-const failure9 = func2(true, data9);
-if(failure9 !== null){
-const err27 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if(Object.keys(data7).length < 1){
+const err27 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -43016,9 +41806,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 2147483647 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+for(const key2 in data7){
+const _errs19 = errors;
+if(typeof key2 === "string"){
+if(!pattern68.test(key2)){
+const err28 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -43027,8 +41819,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data9 < 1 || isNaN(data9)){
-const err29 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+var valid2 = _errs19 === errors;
+if(!valid2){
+const err29 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -43038,10 +41832,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key3 in data7){
+let data8 = data7[key3];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err30 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -43050,14 +41845,1099 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate80.errors = vErrors;
+if(data8["x-i18n"] === undefined){
+const err31 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key4 in data8){
+if(!(func30.call(schema73.properties.paramsSchema.properties.properties.additionalProperties.properties, key4))){
+const err32 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data8.type !== undefined){
+let data9 = data8.type;
+if(typeof data9 !== "string"){
+let dataType6 = typeof data9;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data9;
+}
+else if(data9 === null){
+coerced6 = "";
+}
+else {
+const err33 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data9 = coerced6;
+if(data8 !== undefined){
+data8["type"] = coerced6;
+}
+}
+}
+if(!((((data9 === "string") || (data9 === "integer")) || (data9 === "number")) || (data9 === "boolean"))){
+const err34 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/type/enum",keyword:"enum",params:{allowedValues: schema73.properties.paramsSchema.properties.properties.additionalProperties.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data8.minimum !== undefined){
+let data10 = data8.minimum;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+let dataType7 = typeof data10;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "boolean" || data10 === null
+              || (dataType7 == "string" && data10 && data10 == +data10)){
+coerced7 = +data10;
+}
+else {
+const err35 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data10 = coerced7;
+if(data8 !== undefined){
+data8["minimum"] = coerced7;
+}
+}
+}
+const failure8 = func2(true, data10);
+if(failure8 !== null){
+const err36 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minimum/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data8.maximum !== undefined){
+let data11 = data8.maximum;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+let dataType8 = typeof data11;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "boolean" || data11 === null
+              || (dataType8 == "string" && data11 && data11 == +data11)){
+coerced8 = +data11;
+}
+else {
+const err37 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data11 = coerced8;
+if(data8 !== undefined){
+data8["maximum"] = coerced8;
+}
+}
+}
+const failure9 = func2(true, data11);
+if(failure9 !== null){
+const err38 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maximum/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data8.exclusiveMinimum !== undefined){
+let data12 = data8.exclusiveMinimum;
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+let dataType9 = typeof data12;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "boolean" || data12 === null
+              || (dataType9 == "string" && data12 && data12 == +data12)){
+coerced9 = +data12;
+}
+else {
+const err39 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data12 = coerced9;
+if(data8 !== undefined){
+data8["exclusiveMinimum"] = coerced9;
+}
+}
+}
+const failure10 = func2(true, data12);
+if(failure10 !== null){
+const err40 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMinimum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data8.exclusiveMaximum !== undefined){
+let data13 = data8.exclusiveMaximum;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+let dataType10 = typeof data13;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "boolean" || data13 === null
+              || (dataType10 == "string" && data13 && data13 == +data13)){
+coerced10 = +data13;
+}
+else {
+const err41 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data13 = coerced10;
+if(data8 !== undefined){
+data8["exclusiveMaximum"] = coerced10;
+}
+}
+}
+const failure11 = func2(true, data13);
+if(failure11 !== null){
+const err42 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/exclusiveMaximum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data8.minLength !== undefined){
+let data14 = data8.minLength;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+let dataType11 = typeof data14;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 === "boolean" || data14 === null
+              || (dataType11 === "string" && data14 && data14 == +data14 && !(data14 % 1))){
+coerced11 = +data14;
+}
+else {
+const err43 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data14 = coerced11;
+if(data8 !== undefined){
+data8["minLength"] = coerced11;
+}
+}
+}
+const failure12 = func2(true, data14);
+if(failure12 !== null){
+const err44 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 1000 || isNaN(data14)){
+const err45 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data14 < 0 || isNaN(data14)){
+const err46 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/minLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data8.maxLength !== undefined){
+let data15 = data8.maxLength;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+let dataType12 = typeof data15;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 === "boolean" || data15 === null
+              || (dataType12 === "string" && data15 && data15 == +data15 && !(data15 % 1))){
+coerced12 = +data15;
+}
+else {
+const err47 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(coerced12 !== undefined){
+data15 = coerced12;
+if(data8 !== undefined){
+data8["maxLength"] = coerced12;
+}
+}
+}
+const failure13 = func2(true, data15);
+if(failure13 !== null){
+const err48 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/x-finite",keyword:"x-finite",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1000 || isNaN(data15)){
+const err49 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data15 < 1 || isNaN(data15)){
+const err50 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/maxLength",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data8.enum !== undefined){
+let data16 = data8.enum;
+if(Array.isArray(data16)){
+if(data16.length > 50){
+const err51 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data16.length < 1){
+const err52 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (typeof data17 !== "boolean")){
+let dataType13 = typeof data17;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data17;
+}
+else if(data17 === null){
+coerced13 = "";
+}
+else if(dataType13 == "boolean" || data17 === null
+              || (dataType13 == "string" && data17 && data17 == +data17)){
+coerced13 = +data17;
+}
+else if(data17 === "false" || data17 === 0 || data17 === null){
+coerced13 = false;
+}
+else if(data17 === "true" || data17 === 1){
+coerced13 = true;
+}
+else {
+const err53 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/type",keyword:"type",params:{type: schema73.properties.paramsSchema.properties.properties.additionalProperties.properties.enum.items.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(coerced13 !== undefined){
+data17 = coerced13;
+if(data16 !== undefined){
+data16[i0] = coerced13;
+}
+}
+}
+const failure14 = func2(true, data17);
+if(failure14 !== null){
+const err54 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-finite",keyword:"x-finite",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if(func4(data17) > 200){
+const err55 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const failure15 = func3("line", data17);
+if(failure15 !== null){
+const err56 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum/" + i0,schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/items/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/enum",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data8.default !== undefined){
+let data18 = data8.default;
+if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")){
+let dataType14 = typeof data18;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data18;
+}
+else if(data18 === null){
+coerced14 = "";
+}
+else if(dataType14 == "boolean" || data18 === null
+              || (dataType14 == "string" && data18 && data18 == +data18)){
+coerced14 = +data18;
+}
+else if(data18 === "false" || data18 === 0 || data18 === null){
+coerced14 = false;
+}
+else if(data18 === "true" || data18 === 1){
+coerced14 = true;
+}
+else {
+const err58 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/type",keyword:"type",params:{type: schema73.properties.paramsSchema.properties.properties.additionalProperties.properties.default.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data18 = coerced14;
+if(data8 !== undefined){
+data8["default"] = coerced14;
+}
+}
+}
+const failure16 = func2(true, data18);
+if(failure16 !== null){
+const err59 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-finite",keyword:"x-finite",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if(func4(data18) > 200){
+const err60 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure17 = func3("line", data18);
+if(failure17 !== null){
+const err61 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/default",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/default/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+if(data8.description !== undefined){
+let data19 = data8.description;
+if(typeof data19 !== "string"){
+let dataType15 = typeof data19;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data19;
+}
+else if(data19 === null){
+coerced15 = "";
+}
+else {
+const err62 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data19 = coerced15;
+if(data8 !== undefined){
+data8["description"] = coerced15;
+}
+}
+}
+if(typeof data19 === "string"){
+if(func4(data19) > 400){
+const err63 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+const failure18 = func3("line", data19);
+if(failure18 !== null){
+const err64 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/description/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data8["x-i18n"] !== undefined){
+let data20 = data8["x-i18n"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.en === undefined){
+const err65 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data20.zh === undefined){
+const err66 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+for(const key5 in data20){
+if(!((key5 === "en") || (key5 === "zh"))){
+const err67 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data20.en !== undefined){
+let data21 = data20.en;
+if(typeof data21 !== "string"){
+let dataType16 = typeof data21;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 == "number" || dataType16 == "boolean"){
+coerced16 = "" + data21;
+}
+else if(data21 === null){
+coerced16 = "";
+}
+else {
+const err68 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data21 = coerced16;
+if(data20 !== undefined){
+data20["en"] = coerced16;
+}
+}
+}
+if(typeof data21 === "string"){
+if(func4(data21) < 1){
+const err69 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+const failure19 = func5(40, data21);
+if(failure19 !== null){
+const err70 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-maxWidth",keyword:"x-maxWidth",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const failure20 = func6(true, data21);
+if(failure20 !== null){
+const err71 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+const failure21 = func3("line", data21);
+if(failure21 !== null){
+const err72 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/en",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/en/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+if(data20.zh !== undefined){
+let data22 = data20.zh;
+if(typeof data22 !== "string"){
+let dataType17 = typeof data22;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 == "number" || dataType17 == "boolean"){
+coerced17 = "" + data22;
+}
+else if(data22 === null){
+coerced17 = "";
+}
+else {
+const err73 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data22 = coerced17;
+if(data20 !== undefined){
+data20["zh"] = coerced17;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) < 1){
+const err74 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure22 = func5(40, data22);
+if(failure22 !== null){
+const err75 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+const failure23 = func6(true, data22);
+if(failure23 !== null){
+const err76 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+const failure24 = func3("line", data22);
+if(failure24 !== null){
+const err77 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n/zh",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/properties/zh/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/x-i18n",schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/paramsSchema/properties/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/paramsSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/paramsSchema/properties",schemaPath:"#/properties/paramsSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data5.required !== undefined){
+let data23 = data5.required;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err81 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(typeof data24 !== "string"){
+let dataType18 = typeof data24;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data24;
+}
+else if(data24 === null){
+coerced18 = "";
+}
+else {
+const err82 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(coerced18 !== undefined){
+data24 = coerced18;
+if(data23 !== undefined){
+data23[i1] = coerced18;
+}
+}
+}
+if(typeof data24 === "string"){
+if(!pattern68.test(data24)){
+const err83 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+const failure25 = func3("line", data24);
+if(failure25 !== null){
+const err84 = {instancePath:instancePath+"/paramsSchema/required/" + i1,schemaPath:"#/properties/paramsSchema/properties/required/items/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/paramsSchema/required",schemaPath:"#/properties/paramsSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data5.additionalProperties !== undefined){
+let data25 = data5.additionalProperties;
+if(typeof data25 !== "boolean"){
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(data25 === "false" || data25 === 0 || data25 === null){
+coerced19 = false;
+}
+else if(data25 === "true" || data25 === 1){
+coerced19 = true;
+}
+else {
+const err86 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(coerced19 !== undefined){
+data25 = coerced19;
+if(data5 !== undefined){
+data5["additionalProperties"] = coerced19;
+}
+}
+}
+if(!(data25 === false)){
+const err87 = {instancePath:instancePath+"/paramsSchema/additionalProperties",schemaPath:"#/properties/paramsSchema/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema73.properties.paramsSchema.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data26 = data.status;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+let dataType20 = typeof data26;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 === "boolean" || data26 === null
+              || (dataType20 === "string" && data26 && data26 == +data26 && !(data26 % 1))){
+coerced20 = +data26;
+}
+else {
+const err89 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(coerced20 !== undefined){
+data26 = coerced20;
+if(data !== undefined){
+data["status"] = coerced20;
+}
+}
+}
+if(!((data26 === 0) || (data26 === 1))){
+const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+const failure26 = func2(true, data26);
+if(failure26 !== null){
+const err91 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err92 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err93 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(data.revision !== undefined){
+let data29 = data.revision;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+let dataType21 = typeof data29;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 === "boolean" || data29 === null
+              || (dataType21 === "string" && data29 && data29 == +data29 && !(data29 % 1))){
+coerced21 = +data29;
+}
+else {
+const err94 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(coerced21 !== undefined){
+data29 = coerced21;
+if(data !== undefined){
+data["revision"] = coerced21;
+}
+}
+}
+const failure27 = func2(true, data29);
+if(failure27 !== null){
+const err95 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/x-finite",keyword:"x-finite",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 2147483647 || isNaN(data29)){
+const err96 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data29 < 1 || isNaN(data29)){
+const err97 = {instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err98 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+validate72.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate_listQuery = validate85;
-const schema128 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const contractTemplate_listQuery = validate73;
+const schema74 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -43285,7 +43165,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema128.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema74.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -43326,7 +43206,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema128.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema74.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -43429,7 +43309,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema128.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -43461,14 +43341,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate_listBody = validate86;
-const schema129 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const contractTemplate_listBody = validate74;
+const schema75 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -43696,7 +43576,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema129.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -43737,7 +43617,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema129.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -43864,7 +43744,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema129.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema75.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -43896,14 +43776,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 
-export const notification = validate87;
-const schema130 = {"$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readers":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
+export const notification = validate75;
+const schema76 = {"$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readers":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification" */;
 let vErrors = null;
 let errors = 0;
@@ -43951,7 +43831,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema130.properties, key0))){
+if(!(func30.call(schema76.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -44235,7 +44115,7 @@ data["status"] = coerced4;
 }
 }
 if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema130.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -44272,7 +44152,7 @@ data["sent"] = coerced5;
 }
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err22 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema130.properties.sent.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema76.properties.sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -44366,7 +44246,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced7 = null;
 }
 else {
-const err27 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/type",keyword:"type",params:{type: schema130.properties.sendTime.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/type",keyword:"type",params:{type: schema76.properties.sendTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -44413,7 +44293,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced8 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/type",keyword:"type",params:{type: schema130.properties.readBy.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/type",keyword:"type",params:{type: schema76.properties.readBy.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -44518,7 +44398,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced10 = null;
 }
 else {
-const err34 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema130.properties.readTime.type},message:"must be string,null"};
+const err34 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema76.properties.readTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -44648,14 +44528,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_create = validate88;
-const schema131 = {"$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
+export const notification_create = validate76;
+const schema77 = {"$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.create" */;
 let vErrors = null;
 let errors = 0;
@@ -44694,7 +44574,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema131.properties, key0))){
+if(!(func30.call(schema77.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -44948,7 +44828,7 @@ data["status"] = coerced3;
 }
 }
 if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema131.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -45048,14 +44928,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_update = validate89;
-const schema132 = {"$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const notification_update = validate77;
+const schema78 = {"$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.update" */;
 let vErrors = null;
 let errors = 0;
@@ -45071,7 +44951,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema132.properties, key0))){
+if(!(func30.call(schema78.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -45378,7 +45258,7 @@ data["status"] = coerced4;
 }
 }
 if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema132.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -45541,14 +45421,14 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_listQuery = validate90;
-const schema133 = {"$id":"notification.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const notification_listQuery = validate78;
+const schema79 = {"$id":"notification.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -45560,7 +45440,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func30.call(schema133.properties, key0))){
+if(!(func30.call(schema79.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -45776,7 +45656,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema133.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema79.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -45817,7 +45697,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema133.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema79.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -45984,7 +45864,7 @@ data["status"] = coerced7;
 }
 }
 if(!(((data7 === "draft") || (data7 === "sent")) || (data7 === "read"))){
-const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -46035,7 +45915,7 @@ data["sent"] = coerced8;
 }
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err28 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema133.properties.sent.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema79.properties.sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -46067,14 +45947,14 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-export const notification_listBody = validate91;
-const schema134 = {"$id":"notification.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const notification_listBody = validate79;
+const schema80 = {"$id":"notification.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -46086,7 +45966,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func30.call(schema134.properties, key0))){
+if(!(func30.call(schema80.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -46302,7 +46182,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema134.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -46343,7 +46223,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema134.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -46534,7 +46414,7 @@ data["status"] = coerced7;
 }
 }
 if(!(((data8 === "draft") || (data8 === "sent")) || (data8 === "read"))){
-const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema134.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -46585,7 +46465,7 @@ data["sent"] = coerced8;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err30 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema134.properties.sent.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema80.properties.sent.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -46617,14 +46497,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate92;
-const schema135 = {"$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const platformUser = validate80;
+const schema81 = {"$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -46646,7 +46526,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema135.properties, key0))){
+if(!(func30.call(schema81.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -46832,7 +46712,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema135.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema81.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -46901,7 +46781,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema135.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema81.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -47013,7 +46893,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema135.properties.chainId.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema81.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -47160,7 +47040,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced9 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema135.properties.lastLoginTime.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema81.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -47202,14 +47082,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate93;
-const schema136 = {"$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const platformUser_create = validate81;
+const schema82 = {"$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -47225,7 +47105,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema136.properties, key0))){
+if(!(func30.call(schema82.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -47347,7 +47227,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema136.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema82.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -47416,7 +47296,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema136.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema82.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -47529,14 +47409,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate94;
-const schema137 = {"$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate82;
+const schema83 = {"$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"revision":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -47552,7 +47432,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema137.properties, key0))){
+if(!(func30.call(schema83.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -47726,7 +47606,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema137.properties.nickname.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema83.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -47795,7 +47675,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema137.properties.avatar.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema83.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -47970,14 +47850,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate95;
-const schema138 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate83;
+const schema84 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -48205,7 +48085,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema138.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -48246,7 +48126,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -48331,14 +48211,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate96;
-const schema139 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate84;
+const schema85 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -48566,7 +48446,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema139.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -48607,7 +48487,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema139.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -48716,14 +48596,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate97;
-const schema140 = {"$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate85;
+const schema86 = {"$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -48809,7 +48689,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema140.properties, key0))){
+if(!(func30.call(schema86.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -49447,14 +49327,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate98;
-const schema141 = {"$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate86;
+const schema87 = {"$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -49540,7 +49420,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema141.properties, key0))){
+if(!(func30.call(schema87.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -50178,14 +50058,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate99;
-const schema142 = {"$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate87;
+const schema88 = {"$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -50201,7 +50081,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func30.call(schema142.properties, key0))){
+if(!(func30.call(schema88.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -50901,14 +50781,14 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate100;
-const schema143 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate88;
+const schema89 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -51146,7 +51026,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema143.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema89.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -51231,14 +51111,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate101;
-const schema144 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate89;
+const schema90 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -51476,7 +51356,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema144.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -51585,7 +51465,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
 

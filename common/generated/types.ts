@@ -31,7 +31,10 @@ export interface Account {
  */
 export interface ArchivedRecord {
   id?: number;
-  resource?: 'contracts' | 'artworks';
+  /**
+   * The resource the record was taken from. Its enum and labels are derived, not written here: every resource whose schema says x-archive, labelled by that schema's x-i18n (kernel/dialect/expand.ts).
+   */
+  resource?: 'artworks' | 'contracts';
   recordId?: number;
   title?: string;
   record?: {};

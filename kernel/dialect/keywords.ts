@@ -34,7 +34,9 @@
  * (scripts/codegen/dialect.ts).
  *
  * Annotation keywords (no validation; read by codegen, server and console):
- * - `x-roles`: roles that may see and use the resource (root).
+ * - `x-roles`: roles that may see and use the resource (root). Every role named here, in `x-resource.roles`
+ *   or in a call's `roles` is one an account can hold: the account schema's `roles` enum, declared once
+ *   (roles.ts; codegen refuses any other).
  * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
  *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts).
  * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, aliases?, roles? } (root), see
@@ -69,7 +71,8 @@
  *   (src/schema-ui/schemaFrom.tsx).
  * - `x-archive` (root, true): records can be archived to the pigeonhole (stored row kept whole in
  *   `archived_records`) and restored under their own id (server/routes/data-api/pigeonhole.ts); the
- *   console's list and show views get Archive buttons.
+ *   console's list and show views get Archive buttons. The archive's kinds (`archivedRecord.resource`'s
+ *   enum and labels) are derived from the schemas saying it (expand.ts): no other file is edited.
 
  * - `x-frozen` (root): `{ when: { [property]: value }, keyword, message }`: a stored record whose
  *   properties equal every value of `when` is final, e.g. a notification once sent (`{ "sent": 1 }`).

@@ -77,7 +77,7 @@ export function typesOf(prop: PropertySchema): string[] {
 }
 
 /**
- * The kind of `prop` (already dereferenced), in the fixed order widget → upload → reference → enum →
+ * The kind of `prop` (already dereferenced, its `items` too: see {@link fieldSpecs}), in the fixed order widget → upload → reference → enum →
  * format → type; "upload": a string property declaring `x-upload` without a widget holds an uploaded
  * file's URL, so it is a `file` (uploaded with the upload input, shown by its type: image, audio player,
  * link), whatever its groups.
@@ -149,7 +149,10 @@ export function fieldSpecs(
 ): FieldSpec[] {
   return Object.entries(props)
     .map(([name, raw], i) => {
-      const prop = deref(schema, raw);
+      // the registry's and codegen's schemas come with every `$ref` inlined (expand.ts); a schema read
+      // otherwise is dereferenced here, its items too (what resolveKind reads of a list)
+      const own = deref(schema, raw);
+      const prop = own.items ? { ...own, items: deref(schema, own.items) } : own;
       const source = prefix ? `${prefix}.${name}` : name;
       return {
         source,

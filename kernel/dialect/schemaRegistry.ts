@@ -23,6 +23,7 @@ import type { FieldError } from '../../common/envelope';
 import { schemaList } from '../../common/generated/schemaIndex';
 import { apiPrefixesOf } from '../../common/apiPrefixes';
 import { REVISION, REVISION_SCHEMA } from './revision';
+import { expandSchemas } from './expand';
 
 export { REVISION };
 
@@ -206,10 +207,14 @@ export function withDataPolicy<T>(schema: T, { finite = false }: { finite?: bool
 /**
  * Every schema in `schemas/`, by `$id`, without its `$schema` (the dialect's meta-schema, relative to the
  * file, `./meta.schema.json`: for editors and codegen; the libraries the schemas are handed to, ajv and
- * fast-json-stringify, read them as the draft-07 they are).
+ * fast-json-stringify, read them as the draft-07 they are), as the dialect derives them (expand.ts
+ * `expandSchemas`: every `$ref` inlined, the pigeonhole's kinds from `x-archive`).
  */
 export const schemas: Record<string, ResourceSchema> = Object.fromEntries(
-  (schemaList as ResourceSchema[]).map(({ $schema: _dialect, ...s }) => [s.$id, s as ResourceSchema]),
+  expandSchemas(schemaList as ResourceSchema[]).map(({ $schema: _dialect, ...s }) => [
+    s.$id,
+    s as ResourceSchema,
+  ]),
 );
 
 /** The resource schemas (those with `x-resource`), in file order. */

@@ -272,7 +272,9 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
     counts,
     display,
     search: {
-      columns: [...qColumns, ...(search.fields ?? [])],
+      // a field both `x-ui.filter: "q"` and in `search.fields` is searched once (an FTS5 table refuses a
+      // column named twice)
+      columns: [...new Set([...qColumns, ...(search.fields ?? [])])],
       references: searchRefs,
       ...(search.index ? { index: search.index } : {}),
     },

@@ -150,8 +150,10 @@ export class Repository<R extends object = RecordOut> {
   private selection(qb: any) {
     const { table, counts, display } = this.model;
     this.computed ??= [
+      // The counted table under an alias of its own: when it is this resource's table (reports counting
+      // reports of the same artwork), `T.field = T.key` would compare each counted row with itself.
       ...counts.map((c) =>
-        sql<number>`(select count(*) from ${sql.table(c.table)} where ${sql.ref(`${c.table}.${c.field}`)} = ${sql.ref(`${table}.${c.key}`)})`.as(
+        sql<number>`(select count(*) from ${sql.table(c.table)} as ${sql.id('counted')} where ${sql.ref(`counted.${c.field}`)} = ${sql.ref(`${table}.${c.key}`)})`.as(
           c.name,
         ),
       ),

@@ -7,7 +7,7 @@
  *   (getList/getMany/search, delete/deleteMany);
  * - references: `x-references`, `x-count`, `x-ui.reference`, `x-chain.after`, `x-schemaFrom` and
  *   `x-storage.display`/`search.references` name resources that exist and have a table, and fields those
- *   resources have; `$ref` names a definition; `required`, `x-storage.indexes`, `timestamps`, `search.fields`,
+ *   resources have; `$ref` names a definition and no chain of them comes back to itself; `required`, `x-storage.indexes`, `timestamps`, `search.fields`,
  *   `x-frozen.when`, `x-chain.status`, `recordRepresentation` and update aliases' `properties` name properties;
  * - fields: `default`, `enum` and `const` fit the property's `type`; `x-enumLabels` labels exactly the enum
  *   values; the string keywords (`x-maxWidth`, `x-plainText`, `x-url`, `x-uscc`, `format`, `pattern`,
@@ -20,10 +20,14 @@
  *   that name (`main`, the fields without a section, may be), and `x-sections` names only sections in use;
  * - the kernel's names: no stored resource declares a property or column `revision` (kernel/server/model.ts
  *   `REVISION`);
- * - icons: `x-resource.icon` is an @mui/icons-material icon (`iconExists`).
+ * - icons: `x-resource.icon` is an @mui/icons-material icon (`iconExists`);
+ * - roles: `x-roles`, `x-resource.roles` and every `x-endpoints` call's `roles` name roles an account can
+ *   hold, declared once by the account schema (kernel/dialect/roles.ts `declaredRoles`).
  * Each failure is a {@link DialectError} (file, JSON pointer, reason). A rule that throws on a shape it did
  * not expect is reported the same way at the schema's root, never thrown.
  */
+import { deref as derefNode, inlineRefs, RefError } from '../../kernel/dialect/deref';
+import { declaredRoles, ROLES_PROPERTY, ROLES_SCHEMA_ID } from '../../kernel/dialect/roles';
 import { typeNameOf } from '../../kernel/dialect/typeName';
 import { REVISION } from '../../kernel/server/model';
 import { pointer, type DialectError } from './metaSchema';
@@ -75,23 +79,26 @@ function indexResources(files: SchemaFile[]): Map<string, SchemaFile> {
 /** A property merged with the definition its `$ref` names (own keys win); undefined when unresolved. */
 function deref(schema: Json, prop: Json): Json | undefined {
   if (!isObj(prop)) return undefined;
-  if (typeof prop.$ref !== 'string') return prop;
-  const m = /^#\/definitions\/(.+)$/.exec(prop.$ref);
-  const target = m ? schema.definitions?.[m[1]] : undefined;
-  if (!isObj(target)) return undefined;
-  const { $ref: _ref, ...own } = prop;
-  return { ...deref(schema, target), ...own };
+  try {
+    return derefNode(schema, prop);
+  } catch {
+    return undefined;
+  }
 }
 
 class Checker {
   readonly errors: DialectError[] = [];
   private readonly resources: Map<string, SchemaFile>;
 
+  /** The roles accounts can hold (undefined: no account schema among the files, nothing to check). */
+  private readonly roles: string[] | undefined;
+
   constructor(
     private readonly files: SchemaFile[],
     private readonly opts: RuleOptions,
   ) {
     this.resources = indexResources(files);
+    this.roles = declaredRoles(files.map((f) => f.schema));
   }
 
   private file = '';
@@ -234,9 +241,12 @@ class Checker {
   private schemaRules(f: SchemaFile) {
     const s = f.schema;
     const props: Json = isObj(s.properties) ? s.properties : {};
-    this.object(s, '', true);
-    for (const [name, d] of Object.entries<Json>(isObj(s.definitions) ? s.definitions : {}))
-      if (isObj(d)) this.property(d, pointer('definitions', name), false, name);
+    this.roleRules();
+    if (!this.refCycle()) {
+      this.object(s, '', true);
+      for (const [name, d] of Object.entries<Json>(isObj(s.definitions) ? s.definitions : {}))
+        if (isObj(d)) this.property(d, pointer('definitions', name), false, name);
+    }
     const x: Json = isObj(s['x-resource']) ? s['x-resource'] : {};
     if (x.recordRepresentation !== undefined)
       this.own(x.recordRepresentation, '/x-resource/recordRepresentation', 'recordRepresentation');
@@ -270,6 +280,46 @@ class Checker {
           'an update alias property',
         );
     this.sections(props);
+  }
+
+  /**
+   * Reports a `$ref` whose chain of definitions (or their items and properties) comes back to itself;
+   * true when there is one (the property rules, which follow references, are then skipped).
+   */
+  private refCycle(): boolean {
+    try {
+      inlineRefs(this.schema);
+    } catch (e) {
+      // a reference to no definition is reported where it sits (property()); a cycle here
+      if (!(e instanceof RefError)) throw e;
+      if (/refers to itself/.test(e.message)) {
+        this.err(e.pointer, e.message.replace(/^Schema "[^"]*": /, ''));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Every role this schema admits is one an account can hold (see the module doc). */
+  private roleRules() {
+    const known = this.roles;
+    if (!known) return;
+    const check = (list: unknown, ptr: string[]) => {
+      for (const [i, r] of (Array.isArray(list) ? list : []).entries())
+        if (typeof r === 'string' && !known.includes(r))
+          this.err(
+            pointer(...ptr, i),
+            `"${r}" is no role an account can hold (${known.join(', ')}: schemas/${ROLES_SCHEMA_ID}.schema.json#/properties/${ROLES_PROPERTY}/items/enum)`,
+          );
+    };
+    const s = this.schema;
+    check(s['x-roles'], ['x-roles']);
+    if (isObj(s['x-resource'])) check(s['x-resource'].roles, ['x-resource', 'roles']);
+    for (const [verb, e] of Object.entries<Json>(isObj(s['x-endpoints']) ? s['x-endpoints'] : {}))
+      if (verb === 'getManyReference' && isObj(e)) {
+        for (const [t, r] of Object.entries<Json>(e))
+          if (isObj(r)) check(r.roles, ['x-endpoints', verb, t, 'roles']);
+      } else if (isObj(e)) check(e.roles, ['x-endpoints', verb, 'roles']);
   }
 
   private storage(props: Json) {
@@ -397,7 +447,10 @@ class Checker {
   private property(raw: Json, ptr: string, top: boolean, name: string) {
     if (!isObj(raw)) return;
     if (typeof raw.$ref === 'string' && !deref(this.schema, raw)) {
-      this.err(`${ptr}/$ref`, `"${raw.$ref}" names no definition of this schema`);
+      const m = /^#\/definitions\/(.+)$/.exec(raw.$ref);
+      // a cycle is reported once, by refCycles
+      if (!m || !isObj(this.schema.definitions?.[m[1]]))
+        this.err(`${ptr}/$ref`, `"${raw.$ref}" names no definition of this schema`);
       return;
     }
     const p = deref(this.schema, raw)!;

@@ -36,8 +36,8 @@ export const generatedMessagesEn = {
     },
     enums: {
       resource: {
-        contracts: 'Contract',
         artworks: 'Artwork',
+        contracts: 'Contract',
       },
     },
     sections: {},

@@ -36,8 +36,8 @@ export const generatedMessagesZh = {
     },
     enums: {
       resource: {
+        artworks: '作品',
         contracts: '合约',
-        artworks: '艺术品',
       },
     },
     sections: {},

@@ -10,7 +10,8 @@
  * list filters (equality, ranges for numbers and dates, booleans, enums, references) and sort agree with
  * the stored records; delete; an invalid value is refused with 400 naming the field, in English and in
  * Chinese, and changes nothing; the OpenAPI document validates; the generated validators carry no
- * format library.
+ * format library. The same copy holds tests/fixtures/treatment.schema.json, whose tests (the dialect's less
+ * common keywords, issue 33) are tests/api/dialectKeywords.ts, registered at the end of this file.
  */
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../common/envelope';
 import { copyWithSchemas, scratchPostgres } from '../support/repoCopy';
 import { call as fuzzCall } from '../support/schemaFuzzApi';
+import { describeDialectKeywords, TREATMENT } from './dialectKeywords';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 
 type Rec = Record<string, unknown>;
@@ -38,12 +40,14 @@ const FIXTURE = join(ROOT, 'tests/fixtures/everything.schema.json');
 const schema = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { properties: Record<string, Prop> };
 const BASE = '/artmanager/specimen';
 const ADMIN_PASSWORD = 'Admin-pass-for-tests-1';
+const USER_PASSWORD = 'User-pass-for-tests-1';
 
 let work: string;
 let tree: string;
 let server: ServerProcess;
 let pgDb: Awaited<ReturnType<typeof scratchPostgres>>;
 let token: string;
+let userToken: string;
 let authorId: number;
 
 /** One call as the admin, in `lang` (tests/support/schemaFuzzApi.ts `call`). */
@@ -120,19 +124,24 @@ const READ_ONLY = (r: Rec) => ({ id: r.id, createTime: r.createTime, revision: r
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'baas-every-type-'));
   tree = join(work, 'tree');
-  copyWithSchemas(tree, [{ from: FIXTURE, to: 'schemas/specimen.schema.json' }]);
+  // the treatment schema too (tests/api/dialectKeywords.ts): one copy, codegen and server for both
+  copyWithSchemas(tree, [{ from: FIXTURE, to: 'schemas/specimen.schema.json' }, TREATMENT]);
   pgDb = await scratchPostgres();
   server = await startServerProcess({
     root: tree,
     dataDir: join(work, 'data'),
-    env: { ADMIN_PASSWORD, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) },
+    env: { ADMIN_PASSWORD, USER_PASSWORD, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) },
   });
-  const login = await fetch(`${server.url}/dev-api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  token = ((await login.json()) as Envelope<{ token: string }>).data.token;
+  const login = async (username: string, password: string) => {
+    const res = await fetch(`${server.url}/dev-api/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    return ((await res.json()) as Envelope<{ token: string }>).data.token;
+  };
+  token = await login('admin', ADMIN_PASSWORD);
+  userToken = await login('user', USER_PASSWORD);
   const author = await call('POST', '/artmanager/authors/addAuthors', { authorName: 'Specimen author' });
   authorId = author.body.data.id as number;
 }, 300_000);
@@ -146,7 +155,7 @@ afterAll(async () => {
 describe('every type of the dialect, through one schema file', () => {
   it('codegen emits the columns and their defaults, and validators without a format library', () => {
     const dir = join(tree, 'server/db/migrations');
-    const file = readdirSync(dir).find((f) => f.endsWith('_storage_specimens.ts'));
+    const file = readdirSync(dir).find((f) => /_storage_(.*_)?specimens(_.*)?\.ts$/.test(f));
     expect(file, 'a migration for the new table').toBeTruthy();
     const migration = readFileSync(join(dir, file!), 'utf8');
     // booleans are integer 0/1 columns with their default; enums keep theirs; JSON arrays default to []
@@ -448,3 +457,10 @@ describe('every type of the dialect, through one schema file', () => {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeTruthy();
   });
 });
+
+describeDialectKeywords(() => ({
+  url: server.url,
+  tokens: { admin: token, user: userToken },
+  authorId,
+  authorName: 'Specimen author',
+}));

@@ -18,9 +18,10 @@ const updatable = resourceSchemas().filter((s) => {
   return e.create && e.update && e.getOne;
 });
 
+/** The fields an update can change: not read-only, and not a `const` (one value: nothing to change it to). */
 const writable = (s: ResourceSchema) =>
   Object.entries(s.properties)
-    .filter(([, p]) => !p.readOnly)
+    .filter(([, p]) => !p.readOnly && p.const === undefined)
     .map(([name]) => name);
 
 async function send(t: TestApp, spec: EndpointSpec, params: Record<string, unknown>) {
@@ -113,6 +114,16 @@ const RULED: Record<string, { fixed?: string[]; createOnly?: string[]; coupled?:
   notifications: { fixed: ['status'] },
 };
 
+/**
+ * The fields kept at their default: the resource's `fixed` ones, and those of its `x-frozen.when` (a record
+ * whose values match it is final, so an update could not change it back: tests/api/dialectKeywords.ts
+ * tests that rule).
+ */
+const fixedOf = (s: ResourceSchema): string[] => [
+  ...(RULED[s['x-resource']!.name]?.fixed ?? []),
+  ...Object.keys(s['x-frozen']?.when ?? {}),
+];
+
 describe.each(updatable.map((s) => [s['x-resource']!.name, s] as const))(
   '%s: an update changes only the fields it names',
   (_name, s) => {
@@ -126,7 +137,7 @@ describe.each(updatable.map((s) => [s['x-resource']!.name, s] as const))(
       const endpoints = s['x-endpoints']!;
       const refs = await referenceIds(t, s);
       const rules = RULED[s['x-resource']!.name] ?? {};
-      const fields = writable(s).filter((f) => !rules.fixed?.includes(f));
+      const fields = writable(s).filter((f) => !fixedOf(s).includes(f));
       const first: Record<string, unknown> = {};
       const second: Record<string, unknown> = {};
       const values = orderedValues(s, fields, (f) => validValues(s, f, 2, refs));
@@ -164,7 +175,7 @@ describe.each(updatable.map((s) => [s['x-resource']!.name, s] as const))(
         const endpoints = s['x-endpoints']!;
         const refs = await referenceIds(t, s);
         const rules = RULED[s['x-resource']!.name] ?? {};
-        const fields = writable(s).filter((f) => !rules.fixed?.includes(f));
+        const fields = writable(s).filter((f) => !fixedOf(s).includes(f));
         // a third record's values (distinct from the first test's two for unique fields), never a default
         const values = orderedValues(s, fields, (f) => {
           try {

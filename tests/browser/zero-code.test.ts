@@ -2,8 +2,11 @@
  * The zero-code test of the schema kernel: a developer adds a section by adding a schema, and nothing
  * else. A copy of this repository (its tracked files, sharing node_modules: tests/support/repoCopy.ts)
  * gets two more schemas: tests/fixtures/notice.schema.json (a notice with a title, a body, a date range
- * and a unique code) and tests/fixtures/everything.schema.json (a specimen with one field of every type
- * and keyword of the dialect); codegen runs there once; then, with no hand-written line, the copy must have:
+ * and a unique code), tests/fixtures/everything.schema.json (a specimen with one field of every type)
+ * and tests/fixtures/treatment.schema.json (a conservation treatment with the rest of the keywords of
+ * schemas/meta.schema.json: `$ref`'d items, `x-count` over its own table, `x-archive`, `x-distinct`,
+ * `x-notFuture`, `x-uscc`, `x-frozen`, `x-storage.search` and `display`, ...); codegen runs there once;
+ * then, with no hand-written line, the copy must have:
  * - a new migration, and only generated files besides the schemas (each starts with the codegen banner);
  *   `git status` in the copy lists nothing else, before and after its own suite ran;
  * - the project's own checks green on the copy: typecheck, `codegen --check`, `docs:screens --check`
@@ -14,7 +17,9 @@
  *   and answer 409 on a duplicate code;
  * - an OpenAPI entry for each call;
  * - a sidebar entry in English and in Chinese, and list, create, show and edit screens in Chromium;
- * - for the specimen, list, show, edit and create pages that render every type and save.
+ * - for the specimen, list, show, edit and create pages that render every type and save;
+ * - for the treatment, the same pages with its `$ref`'d items, its own count and its Archive button, and
+ *   its archived records in the pigeonhole (whose kinds no one edited).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,7 +44,7 @@ import { notKept } from './helpers/shownView';
 import { ConsolePage } from './pages/ConsolePage';
 
 const passwords = { admin: 'Admin-pass-for-tests-1', user: 'User-pass-for-tests-1' };
-const FIXTURES = ['notice.schema.json', 'everything.schema.json'];
+const FIXTURES = ['notice.schema.json', 'everything.schema.json', 'treatment.schema.json'];
 /** Where each fixture goes: `schemas/<$id>.schema.json` (the dialect names a schema file after its $id). */
 const added = FIXTURES.map(
   (f) => `schemas/${JSON.parse(readFileSync(join(ROOT, 'tests/fixtures', f), 'utf8')).$id}.schema.json`,
@@ -168,8 +173,8 @@ describe('a resource from one schema file, with no hand-written code', () => {
       await step('typecheck', 'node_modules/typescript/bin/tsc', ['--noEmit']);
       await step('lint', 'node_modules/eslint/bin/eslint.js', ['--no-warn-ignored', ...code]);
       await step('format', 'node_modules/prettier/bin/prettier.cjs', ['--check', ...changed]);
-      await step('codegen --check', 'scripts/codegen.ts', ['--check']);
-      await step('docs:screens --check', 'scripts/docs-screens.ts', ['--check']);
+      // `codegen --check` runs `docs-screens --check` too (scripts/codegen.ts main): not a step of its own
+      await step('codegen --check and docs:screens --check', 'scripts/codegen.ts', ['--check']);
       await step('unit tests a schema reaches', 'node_modules/vitest/vitest.mjs', [
         'related',
         '--run',
@@ -381,6 +386,89 @@ describe('the pages of a resource with every type', () => {
       status: 'draft',
       level: 1,
     });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * The pages of the treatment (tests/fixtures/treatment.schema.json: the keywords the specimen leaves out),
+ * on the same copy; the API side of each keyword is tests/api/dialectKeywords.ts.
+ */
+describe('the pages of a resource with every other keyword', () => {
+  it("list, show, edit and create render its $ref'd items and own count; archived, it is in the pigeonhole", async () => {
+    const admin = await login('admin');
+    const post = async (path: string, data: unknown) => (await api('POST', path, data, admin)).body;
+    const base = {
+      objectCode: 'ZC001',
+      year: 2021,
+      conservator: 'Li Na',
+      interventions: [{ method: 'Humidification', hours: 2 }, { method: 'Flattening' }],
+    };
+    const first = await post('/artmanager/treatment/add', { ...base, title: 'First treatment' });
+    expect(first.code, JSON.stringify(first)).toBe(0);
+    const second = await post('/artmanager/treatment/add', { ...base, title: 'Second treatment' });
+    const other = await post('/artmanager/treatment/add', {
+      ...base,
+      objectCode: 'ZC002',
+      title: 'Other object',
+    });
+    const id = first.data.id as number;
+    // the count over the resource's own table: two treatments of ZC001, one of ZC002
+    const counted = await api(
+      'GET',
+      `/artmanager/treatment/getList?ids=${id},${second.data.id},${other.data.id}`,
+      undefined,
+      admin,
+    );
+    expect(
+      Object.fromEntries(
+        (counted.body.data.list as { title: string; sameObject: number }[]).map((r) => [
+          r.title,
+          r.sameObject,
+        ]),
+      ),
+    ).toEqual({ 'First treatment': 2, 'Second treatment': 2, 'Other object': 1 });
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies([{ name: 'language', value: 'en', url: server.url }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await new LoginPage(page, server.url).open();
+    await new LoginPage(page, server.url).login('admin', passwords.admin);
+    const ui = new ConsolePage(page, server.url);
+
+    await ui.goto('/permission/treatments');
+    await ui.rows().filter({ hasText: 'First treatment' }).first().waitFor();
+    await notKept(page.getByText('Treatments of the object')).first().waitFor();
+
+    await ui.goto(`/treatments/${id}/show`);
+    await notKept(page.getByText('First treatment')).first().waitFor();
+    await notKept(page.getByRole('tab', { name: 'Work done' })).click();
+    await notKept(page.getByText('Humidification')).first().waitFor();
+
+    await ui.goto(`/treatments/${id}`);
+    await ui.input('title').waitFor();
+    await notKept(page.getByRole('tab', { name: 'Work done' })).click();
+    expect(await ui.input('interventions.1.method').inputValue()).toBe('Flattening');
+    await notKept(page.getByRole('tab', { name: /main/i })).click();
+    await ui.fillAndSave('treatments', { title: 'First treatment, edited' }, 'First treatment, edited');
+
+    await ui.goto('/treatments/create');
+    await ui.input('objectCode').waitFor();
+
+    // archived through its own Archive button, the record is in the pigeonhole under its kind
+    await ui.goto(`/treatments/${other.data.id}/show`);
+    await notKept(page.getByRole('button', { name: /^Archive: / })).click();
+    await notKept(page.getByRole('dialog').getByRole('button', { name: /confirm|archive|yes/i }))
+      .first()
+      .click();
+    await page.waitForURL(/#\/(permission\/)?treatments(\?|$)/);
+    await ui.goto('/data/pigeonhole');
+    const row = ui.rows().filter({ hasText: 'Other object' }).first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Treatment');
     expect(errors).toEqual([]);
     await context.close();
   });

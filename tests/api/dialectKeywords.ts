@@ -1,0 +1,218 @@
+/**
+ * The dialect's less common keywords end to end (issue 33 item 1), through a resource added by one schema
+ * file: tests/fixtures/treatment.schema.json (`treatment`: `$ref`'d items and properties, `x-count` over
+ * its own table, `x-archive`, `x-distinct`, `x-notFuture`, `x-uscc`, `x-frozen`, `x-storage.search` and
+ * `display`, roles on a call). Registered by tests/api/every-type.test.ts on its repository copy (the copy
+ * gets this schema beside the specimen; codegen runs there once, with no hand edit of any other file: the
+ * pigeonhole's kinds follow `x-archive`), so no second copy, codegen and server start are paid: the real
+ * server on SQLite or, with `TEST_DATABASE_URL`, on PostgreSQL. The API answers what the schema says:
+ * `$ref`'d values round-trip and are validated (400 naming the nested field), a count over the resource's
+ * own records counts only the records sharing the key, the pigeonhole archives and lists the new
+ * resource, the export carries the count and the OpenAPI document has no reference left to resolve.
+ */
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import type { Envelope } from '../../common/envelope';
+import { call as fuzzCall } from '../support/schemaFuzzApi';
+import { ROOT } from '../support/serverProcess';
+
+type Rec = Record<string, unknown>;
+
+/** The fixture and where the copy holds it. */
+export const TREATMENT = {
+  from: join(ROOT, 'tests/fixtures/treatment.schema.json'),
+  to: 'schemas/treatment.schema.json',
+};
+const BASE = '/artmanager/treatment';
+
+/** The copy's server and the admin's and a user's tokens, as the caller's beforeAll made them. */
+export interface KeywordTarget {
+  url: string;
+  tokens: { admin: string; user: string };
+  /** An author's id (for the reference, the display and the search by reference). */
+  authorId: number;
+  authorName: string;
+}
+
+/**
+ * Registers the tests on `target()` (read when the tests run, after the caller's beforeAll).
+ */
+export function describeDialectKeywords(target: () => KeywordTarget): void {
+  /** One call as `who` (admin unless said), in `lang` (tests/support/schemaFuzzApi.ts `call`). */
+  const call = (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    { who = 'admin', lang = 'en' }: { who?: 'admin' | 'user'; lang?: 'en' | 'zh' } = {},
+  ) => fuzzCall({ url: target().url, token: target().tokens[who] }, method, path, body, lang);
+
+  /** The field names of a 400's errors. */
+  const fields = (body: Envelope<unknown>) =>
+    ((body.data as { errors?: { field: string }[] })?.errors ?? []).map((e) => e.field).sort();
+
+  const BASE_RECORD: Rec = {
+    title: 'Surface cleaning',
+    objectCode: 'A001',
+    year: 2020,
+    conservator: 'Li Na',
+    interventions: [{ method: 'Dry cleaning', material: 'Soft brush', hours: 2.5 }],
+  };
+
+  async function add(r: Rec): Promise<Rec> {
+    const res = await call('POST', `${BASE}/add`, r);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as Rec;
+  }
+
+  describe('$ref and definitions', () => {
+    it("round-trips $ref'd items and properties, and validates them at every depth", async () => {
+      const full = {
+        ...BASE_RECORD,
+        objectCode: 'R001',
+        keywords: ['paper', 'ink'],
+        measurements: { width: 30.5, height: 42 },
+        interventions: [
+          { method: 'Humidification', material: null, hours: 1 },
+          { method: 'Flattening', material: 'Blotter', hours: null },
+        ],
+      };
+      const made = await add(full);
+      expect(made).toMatchObject({ ...full, status: 'open', kind: 'conservation' });
+      const read = await call('GET', `${BASE}/getInfo?id=${made.id}`);
+      expect(read.body.data).toMatchObject(full);
+
+      // a $ref'd item's own rule (definitions.label: minLength 1) and its object's `additionalProperties`
+      const bad = await call('POST', `${BASE}/add`, {
+        ...BASE_RECORD,
+        interventions: [{ method: '' }, { method: 'ok', colour: 'red' }],
+        keywords: ['x', 'x'],
+      });
+      expect(bad.status, JSON.stringify(bad.body)).toBe(400);
+      expect(fields(bad.body)).toEqual(['interventions.0.method', 'interventions.1.colour', 'keywords']);
+      // a $ref'd property (title: definitions.label, at most 60 wide), in Chinese too
+      const wide = await call(
+        'POST',
+        `${BASE}/add`,
+        { ...BASE_RECORD, title: '宽'.repeat(31) },
+        { lang: 'zh' },
+      );
+      expect(wide.status).toBe(400);
+      expect(fields(wide.body)).toEqual(['title']);
+      expect(wide.body.msg).toContain('标题');
+      // an update of one $ref'd item list replaces it, and nothing else
+      const upd = await call('POST', `${BASE}/update`, {
+        id: made.id,
+        interventions: [{ method: 'Lining' }],
+      });
+      expect(upd.body.data).toMatchObject({ ...full, interventions: [{ method: 'Lining' }] });
+    });
+  });
+
+  describe('x-count over the resource’s own table', () => {
+    it('counts the records sharing the key, not every row', async () => {
+      const a1 = await add({ ...BASE_RECORD, objectCode: 'CNT001', title: 'First of A' });
+      const a2 = await add({ ...BASE_RECORD, objectCode: 'CNT001', title: 'Second of A' });
+      const b = await add({ ...BASE_RECORD, objectCode: 'CNT002', title: 'Only of B' });
+      expect((await call('GET', `${BASE}/getInfo?id=${a1.id}`)).body.data.sameObject).toBe(2);
+      expect((await call('GET', `${BASE}/getInfo?id=${b.id}`)).body.data.sameObject).toBe(1);
+      const list = await call(
+        'GET',
+        `${BASE}/getList?ids=${a1.id},${a2.id},${b.id}&sort=sameObject&order=DESC`,
+      );
+      expect((list.body.data.list as Rec[]).map((r) => [r.id, r.sameObject])).toEqual([
+        [a2.id, 2],
+        [a1.id, 2],
+        [b.id, 1],
+      ]);
+    });
+  });
+
+  describe('the other record rules', () => {
+    it('refuses a future year, a reviewer who is the conservator and a wrong credit code, naming each', async () => {
+      const year = new Date().getUTCFullYear() + 1;
+      const bad = await call('POST', `${BASE}/add`, {
+        ...BASE_RECORD,
+        year,
+        reviewer: ' li na ',
+        labCode: '91350100M000100Y44',
+      });
+      expect(bad.status, JSON.stringify(bad.body)).toBe(400);
+      expect(fields(bad.body)).toEqual(['labCode', 'reviewer', 'year']);
+      const good = await add({
+        ...BASE_RECORD,
+        year: year - 1,
+        reviewer: 'Wang Fang',
+        labCode: '91350100M000100Y43',
+      });
+      expect(good).toMatchObject({ reviewer: 'Wang Fang', labCode: '91350100M000100Y43' });
+    });
+
+    it('keeps a closed treatment final, and admits only an admin', async () => {
+      const t = await add({ ...BASE_RECORD, objectCode: 'FRZ001' });
+      // admin only (x-roles and the call's roles): a user is refused
+      expect((await call('POST', `${BASE}/delete`, { id: t.id }, { who: 'user' })).status).toBe(403);
+      expect((await call('GET', `${BASE}/getInfo?id=${t.id}`, undefined, { who: 'user' })).status).toBe(403);
+      await call('POST', `${BASE}/update`, { id: t.id, status: 'closed' });
+      const frozen = await call('POST', `${BASE}/update`, { id: t.id, title: 'Changed' });
+      expect(frozen.status).toBe(400);
+      expect(frozen.body.data.errors[0].keyword).toBe('closedFrozen');
+    });
+
+    it('finds a record by its author’s name (x-storage.search.references) and shows it (display)', async () => {
+      const t = await add({
+        ...BASE_RECORD,
+        objectCode: 'SRC001',
+        title: 'Searched',
+        author: target().authorId,
+      });
+      const found = await call(
+        'GET',
+        `${BASE}/getList?q=${encodeURIComponent(target().authorName.toLowerCase())}`,
+      );
+      expect((found.body.data.list as Rec[]).map((r) => r.id)).toContain(t.id);
+      expect((await call('GET', `${BASE}/getInfo?id=${t.id}`)).body.data.authorName).toBe(
+        target().authorName,
+      );
+    });
+  });
+
+  describe('x-archive with no hand edit of the pigeonhole', () => {
+    it('archives a treatment, lists it under its resource and restores it', async () => {
+      const t = await add({ ...BASE_RECORD, objectCode: 'ARC001', title: 'Archived one' });
+      const archived = await call('POST', '/data-api/pigeonhole/archive', {
+        resource: 'treatments',
+        id: t.id,
+      });
+      expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+      const list = await call('GET', '/data-api/pigeonhole/list?resource=treatments');
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body.data.list).toEqual([
+        expect.objectContaining({ resource: 'treatments', recordId: t.id, title: 'Archived one' }),
+      ]);
+      expect((await call('GET', `${BASE}/getInfo?id=${t.id}`)).status).toBe(404);
+      const restored = await call('POST', '/data-api/pigeonhole/restore', { id: archived.body.data.id });
+      expect(restored.body.data).toMatchObject({ id: t.id, interventions: BASE_RECORD.interventions });
+    });
+  });
+
+  describe('documents and files', () => {
+    it('exports the records with their own count, and documents every call in a valid OpenAPI document', async () => {
+      const res = await fetch(`${target().url}${BASE}/getList/export?format=csv&objectCode=R001`, {
+        headers: { 'X-Token': target().tokens.admin },
+      });
+      expect(res.status).toBe(200);
+      const csv = await res.text();
+      expect(csv.split('\n')[0]).toContain('Treatments of the object');
+      expect(csv).toContain('Surface cleaning');
+
+      const doc = await (
+        await fetch(`${target().url}/dev-api/openapi.json`, { headers: { 'X-Token': target().tokens.admin } })
+      ).json();
+      const result = await new Validator().validate(doc);
+      expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+      expect(JSON.stringify(doc.paths[`${BASE}/add`])).not.toContain('#/definitions/');
+      expect(doc.paths[`${BASE}/getList`]?.get).toBeTruthy();
+    });
+  });
+}
