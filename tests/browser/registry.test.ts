@@ -149,7 +149,7 @@ describe('art registry console (browser)', () => {
     const after = (await serverArtwork(seeded.id)).record!;
     expect(after.images).toEqual(before.images);
     // One save: the record's revision moved by one, and nothing else but the owner changed.
-    expect(after.revision).toBe(before.revision + 1);
+    expect(after.revision).toBe(Number(before.revision) + 1);
     expect({ ...after, possessor: before.possessor, revision: before.revision }).toEqual(before);
   });
 
