@@ -139,7 +139,8 @@ describe('dashboard', () => {
         await page.getByTestId('dashboard').waitFor();
         for (const id of ['chart-acquisitions', 'chart-categories', 'chart-roles'])
           await page.getByTestId(id).locator('.recharts-bar-rectangle').first().waitFor();
-        await page.waitForLoadState('networkidle');
+        // Not 'networkidle': the console's live-update stream (GET /dev-api/events) stays open.
+        await new ShellPage(page, env.baseUrl).waitLoaded();
         await page.waitForTimeout(600); // chart animations
         await page.screenshot({ path: join(dir, `dashboard-${lang}-${width}.png`), fullPage: true });
         await page.context().close();

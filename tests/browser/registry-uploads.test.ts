@@ -281,7 +281,8 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
       for (const [name, route, ready] of shots) {
         await c.goto(route);
         await ready();
-        await p.waitForLoadState('networkidle');
+        // Not 'networkidle': the console's live-update stream (GET /dev-api/events) stays open.
+        await c.waitLoaded();
         await p.screenshot({ path: join(dir, `${name}.${lang}.${width}.png`), fullPage: true });
       }
       await p.context().close();
