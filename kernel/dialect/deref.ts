@@ -58,8 +58,8 @@ export function deref<T extends Node>(root: Root, node: T | undefined): T | unde
   return resolve(root, node as T, [], '');
 }
 
-/** Keywords whose value is one schema. */
-const ONE = new Set([
+/** Keywords whose value is one schema (JSON Schema draft-07's subschema keywords; the data policy walks them too). */
+export const ONE = new Set([
   'items',
   'additionalProperties',
   'not',

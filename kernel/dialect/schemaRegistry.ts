@@ -23,6 +23,7 @@ import type { FieldError } from '../../common/envelope';
 import { schemaList } from '../../common/generated/schemaIndex';
 import { apiPrefixesOf } from '../../common/apiPrefixes';
 import { REVISION, REVISION_SCHEMA } from './revision';
+import { ONE } from './deref';
 import { expandSchemas } from './expand';
 
 export { REVISION };
@@ -157,16 +158,7 @@ const ID = String.raw`(?:[1-9]\d{0,8}|1\d{9}|20\d{8}|21[0-3]\d{7}|214[0-6]\d{6}|
 export const ID_LIST_PATTERN = `^${ID}(?:,${ID}){0,99}$`;
 
 /** Keywords whose value is a schema, an array of schemas or (NAME_MAPS) a map of schemas. */
-const SUBSCHEMA = new Set([
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-]);
+const SUBSCHEMA: ReadonlySet<string> = ONE;
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 
 /**
