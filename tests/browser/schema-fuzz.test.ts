@@ -50,22 +50,6 @@ const ONLY = process.env.FUZZ_ONLY?.split(',').filter(Boolean);
  */
 export const KNOWN_KERNEL_GAPS: { issue: string; gap: string; strip: (s: Json) => void }[] = [
   {
-    issue: '33',
-    gap: "$ref'd array items: kernel/dialect/kinds.ts resolveKind does not follow the $ref (codegen stops)",
-    strip: (s) => {
-      for (const [k, p] of Object.entries<Json>(s.properties))
-        if (p.type === 'array' && p.items?.$ref) delete s.properties[k];
-    },
-  },
-  {
-    issue: '33',
-    gap: "x-count over the resource's own table counts every row (kernel/server/repository.ts)",
-    strip: (s) => {
-      for (const [k, p] of Object.entries<Json>(s.properties))
-        if (p['x-count']?.resource === s['x-resource'].name) delete s.properties[k];
-    },
-  },
-  {
     issue: '33 (found by the keyword kinds; not in the parallel fix)',
     gap: 'a top-level $ref property is stored by its own keys only: kernel/server/model.ts modelOf does not deref, so a $ref to a string or object gets an integer column (PostgreSQL 500 "invalid input syntax for type integer", SQLite 500 binding an object)',
     // the property written out (its definition under its own keys): the definitions stay in the schema
