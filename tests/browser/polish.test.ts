@@ -111,7 +111,8 @@ describe('issue 12: images, messages, sessions', () => {
     await s.page.waitForURL(/Blake/);
     // The search has answered: its rows are shown.
     await s.page.locator('table tbody tr').filter({ hasText: 'Blake' }).first().waitFor();
-    await s.page.waitForLoadState('networkidle');
+    // Not 'networkidle': the console's live-update stream (GET /dev-api/events) stays open.
+    await s.waitLoaded();
     const searched = s.route();
     await s.logout();
     await s.page.waitForURL((u) => u.hash.startsWith('#/login'));

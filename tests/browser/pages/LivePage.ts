@@ -14,9 +14,13 @@ export class LivePage extends ShellPage {
     return shownLocator(this.page, '#main-content table tbody tr');
   }
 
-  /** Types `text` into the list's free-text search box (`q`). */
+  /**
+   * Types `text` into the list's free-text search box (`q`) and waits until the list has taken it into
+   * its URL (the search is debounced: a navigation before then would be undone by the list's own).
+   */
   async search(text: string): Promise<void> {
     await shownLocator(this.page, 'input[name="q"]').fill(text);
+    await this.page.waitForURL((u) => decodeURIComponent(u.hash).includes(JSON.stringify(text).slice(1, -1)));
   }
 
   /** A form input by its source. */
