@@ -9,7 +9,6 @@
  * seed), else `<LEDGER_KEY_DIR>/ledger-signing-key.pem` (default `<DATA_DIR>-keys`, server/ledger/keyDir.ts), created (mode 0600) at first start.
  */
 import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
@@ -29,6 +28,7 @@ import { checkTree } from '../../common/ledger/tlog';
 import { LedgerError, type CommitHook, type LedgerAlarm } from '../../common/ledger/types';
 
 export type { LedgerAlarm } from '../../common/ledger/types';
+import { readSignedStateFile, writeSignedStateFile } from './signedState';
 import { ed25519ConfiguredKey, ed25519PublicKey } from './ed25519Key';
 import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
@@ -185,8 +185,7 @@ export class CheckpointSigner {
       witnessed?: (origin: string) => WitnessedCheckpoint[];
     },
   ) {
-    if (opts.stateFile && existsSync(opts.stateFile))
-      this.state = JSON.parse(readFileSync(opts.stateFile, 'utf8')) as typeof this.state;
+    if (opts.stateFile) this.state = readSignedStateFile(opts.stateFile) ?? this.state;
   }
 
   private get ldb(): Kysely<LedgerTables> {
@@ -404,9 +403,7 @@ export class CheckpointSigner {
     const file = this.opts.stateFile;
     if (!file) return;
     try {
-      const tmp = `${file}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.state, null, 1), { mode: 0o600 });
-      renameSync(tmp, file);
+      writeSignedStateFile(file, this.state);
     } catch (err) {
       this.opts.logError?.(err, `ledger: could not write ${file}`);
     }

@@ -17,6 +17,8 @@
  * `ledger_log`, or `LEDGER_ORIGIN`) that it holds no log of has 0 entries (a rollback); an origin under
  * another prefix is another deployment's log: not checked (`checked: false`), as the signer ignores it.
  */
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Kysely } from 'kysely';
 import { fromHex } from '../../common/ledger/hex';
 import { verifyCheckpointNoteByAny } from '../../common/ledger/note';
@@ -74,6 +76,33 @@ export function parseSignedState(text: string, file: string): Record<string, Sig
       throw new Error(`${file}: the entry of "${origin}" is not {size, rootHash (hex), note}`);
   }
   return data as Record<string, SignedStateEntry>;
+}
+
+/**
+ * The state file `file` parsed (`parseSignedState`), or undefined when it does not exist: the one reader
+ * of the file, for the signer (server/ledger/checkpoints.ts), `ledger:verify`, the backup and the restore.
+ * @throws Error with one line naming `file` when it is not a signed state
+ */
+export function readSignedStateFile(file: string): Record<string, SignedStateEntry> | undefined {
+  if (!existsSync(file)) return undefined;
+  return parseSignedState(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * Writes `state` to `file` atomically: a temporary file of this process (mode 0600) renamed over it, so
+ * a reader or a crash sees the old state or the new one, never half of one. Its directory is created
+ * 0700 when missing (the key dir's mode, docs/ledger.md).
+ */
+export function writeSignedStateFile(file: string, state: Record<string, SignedStateEntry>): void {
+  const dir = dirname(file);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state, null, 1), { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
 }
 
 /**

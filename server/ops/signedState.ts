@@ -5,46 +5,18 @@
  * size: a restore never lowers what the key dir remembers), written atomically, and the log origins of a
  * database (`ledger_log`, server/ledger/origin.ts).
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { readSignedStateFile, writeSignedStateFile, type SignedStateEntry } from '../ledger/signedState';
 
 /** One origin's last signed checkpoint. */
-export interface SignedEntry {
-  size: number;
-  rootHash: string;
-  note: string;
-}
+export type SignedEntry = SignedStateEntry;
 
 /** The state file's content: the last signed checkpoint per origin. */
 export type SignedState = Record<string, SignedEntry>;
 
-/**
- * The signed state in `file`, or undefined when the file does not exist.
- * @throws Error naming the file when it is not JSON of that shape
- */
-export function readSignedState(file: string): SignedState | undefined {
-  if (!existsSync(file)) return undefined;
-  let state: unknown;
-  try {
-    state = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file} is not JSON (${(err as Error).message}): not a signed state`);
-  }
-  if (typeof state !== 'object' || state === null || Array.isArray(state))
-    throw new Error(`${file} is not a signed state ({origin: {size, rootHash, note}})`);
-  for (const [origin, e] of Object.entries(state as Record<string, Partial<SignedEntry>>))
-    if (
-      typeof e !== 'object' ||
-      e === null ||
-      !Number.isSafeInteger(e.size) ||
-      typeof e.rootHash !== 'string' ||
-      typeof e.note !== 'string'
-    )
-      throw new Error(`${file}: the entry of ${origin} is not {size, rootHash, note}`);
-  return state as SignedState;
-}
+/** The signed state in a file, or undefined when it does not exist (server/ledger/signedState.ts). */
+export const readSignedState = readSignedStateFile;
 
 /** The prefix of an origin `<prefix>/<channel>` (server/ledger/origin.ts `originOf`). */
 export function originPrefix(origin: string): string {
@@ -75,18 +47,8 @@ export function mergeSignedState(
   return { state, taken };
 }
 
-/** Writes `state` to `file` atomically (a temporary file renamed over it), mode 0600; its directory 0700 when created. */
-export function writeSignedState(file: string, state: SignedState): void {
-  const dir = dirname(file);
-  if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-  }
-  const tmp = `${file}.restore-${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state, null, 1), { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
-}
+/** Writes a signed state atomically, mode 0600 (server/ledger/signedState.ts). */
+export const writeSignedState = writeSignedStateFile;
 
 /** The log origins stored in SQLite file `file` (`ledger_log`); none when the ledger never started. */
 export function sqliteOrigins(file: string): string[] {

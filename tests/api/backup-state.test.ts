@@ -122,9 +122,9 @@ describe('the signed state in backup and restore', () => {
     const ahead = join(work, 'keys-ahead');
     mkdirSync(behind);
     mkdirSync(ahead);
-    const small = { size: 1, rootHash: 'aa', note: 'older' };
+    const small = { size: 1, rootHash: 'aa'.repeat(32), note: 'older' };
     writeFileSync(join(behind, STATE), JSON.stringify({ [origin]: small, [other]: { ...small, size: 99 } }));
-    const big = { size: e.size + 100, rootHash: 'bb', note: 'newer' };
+    const big = { size: e.size + 100, rootHash: 'bb'.repeat(32), note: 'newer' };
     writeFileSync(join(ahead, STATE), JSON.stringify({ [origin]: big }));
     const r1 = await script('restore', [backupDir], {
       DATA_DIR: join(work, 'r-behind'),
@@ -180,7 +180,9 @@ describe('the signed state in backup and restore', () => {
   it('refuses a backup of another log: the key dir remembers another origin, or LEDGER_ORIGIN differs', async () => {
     const foreign = join(work, 'keys-foreign');
     mkdirSync(foreign);
-    const state = JSON.stringify({ 'other.example.org/artchannel': { size: 5, rootHash: 'cc', note: 'n' } });
+    const state = JSON.stringify({
+      'other.example.org/artchannel': { size: 5, rootHash: 'cc'.repeat(32), note: 'n' },
+    });
     writeFileSync(join(foreign, STATE), state);
     const [a, b] = await Promise.all([
       script('restore', [backupDir], { DATA_DIR: join(work, 'r-foreign'), LEDGER_KEY_DIR: foreign }),
