@@ -29,6 +29,7 @@ import { LedgerError, type CommitHook, type LedgerAlarm } from '../../common/led
 
 export type { LedgerAlarm } from '../../common/ledger/types';
 import { readSignedStateFile, writeSignedStateFile } from './signedState';
+import { ConfigError } from '../configError';
 import { ed25519ConfiguredKey, ed25519PublicKey } from './ed25519Key';
 import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
@@ -185,7 +186,13 @@ export class CheckpointSigner {
       witnessed?: (origin: string) => WitnessedCheckpoint[];
     },
   ) {
-    if (opts.stateFile) this.state = readSignedStateFile(opts.stateFile) ?? this.state;
+    if (opts.stateFile)
+      try {
+        this.state = readSignedStateFile(opts.stateFile) ?? this.state;
+      } catch (err) {
+        // The server does not start on a damaged state file: it would forget what it signed.
+        throw new ConfigError(`${(err as Error).message} (the signer's state file)`, { cause: err });
+      }
   }
 
   private get ldb(): Kysely<LedgerTables> {

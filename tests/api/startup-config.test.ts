@@ -4,7 +4,8 @@
  * prints one line naming it (no stack frames) and exits with status 1; with NODE_ENV=production a key dir
  * that is DATA_DIR or inside it (also through a symbolic link, and an old installation's key in DATA_DIR)
  * is refused; outside production the old installation keeps its key, with one warning saying how to move
- * it; a new installation's key goes to `<DATA_DIR>-keys` (0700, key file 0600). Configuration only: the
+ * it; a new installation's key goes to `<DATA_DIR>-keys` (0700, key file 0600); a damaged signed-state file
+ * is refused naming it, and left as it was. Configuration only: the
  * spawned servers use SQLite either way, so the file runs once, on SQLite.
  */
 import { execFile } from 'node:child_process';
@@ -162,6 +163,21 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('a refused configuration: one l
       /remembers signed checkpoints but .* holds no ledger-signing-key\.pem and LEDGER_SIGNING_KEY is unset/,
     );
     expect(existsSync(join(`${dataDir}-keys`, KEY_FILE_NAME))).toBe(false); // no new key
+  });
+
+  it('a damaged signed-state file: one line naming it, and the file left as it was', async () => {
+    const dataDir = join(work, 'bad-state');
+    mkdirSync(`${dataDir}-keys`, { recursive: true, mode: 0o700 });
+    ed25519KeyFile(join(`${dataDir}-keys`, KEY_FILE_NAME));
+    const state = join(`${dataDir}-keys`, STATE_FILE_NAME);
+    const damaged = '{"example.org/artchannel": {"size": 3, "rootHash": "zz"';
+    writeFileSync(state, damaged);
+    const r = await refusedStart({ DATA_DIR: dataDir, LEDGER_SIGNING_KEY: '' });
+    expectOneLine(
+      r,
+      new RegExp(`${STATE_FILE_NAME.replace('.', '\\.')}: not JSON .*the signer's state file`),
+    );
+    expect(readFileSync(state, 'utf8')).toBe(damaged);
   });
 });
 
