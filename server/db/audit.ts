@@ -131,6 +131,36 @@ export async function recordAudit(
     });
 }
 
+/**
+ * Storage migrations (scripts/codegen/storage/audit.ts): every audit row a migration writes has account
+ * `system` and the call `migration <name>`; its own row (when it changes existing tables' columns) has
+ * resource {@link MIGRATION_RESOURCE}, record id its name and a {@link MigrationAuditState} as `state`.
+ */
+export const MIGRATION_CALL_PREFIX = 'migration ';
+/** The resource of a migration's own audit row (the database, as a restore's, server/ops/restoreAudit.ts). */
+export const MIGRATION_RESOURCE = 'database';
+
+/** How a migration changed the columns of one existing table (undone by server/ledger/editAudit.ts). */
+export interface MigrationTableChanges {
+  /** New name → old name. */
+  renamed: Record<string, string>;
+  /** Removed column → its column type (`text`, `integer`, `real`); values in `removed_values`. */
+  removed: Record<string, string>;
+  /** Columns added (filled with their default, `x-fill` or null). */
+  added: string[];
+  /** Columns whose values were converted: `toDateTime` (`YYYY-MM-DD` → `YYYY-MM-DDT00:00:00Z`). */
+  converted: Record<string, 'toDateTime'>;
+}
+
+/** The `state` of a migration's own audit row. */
+export interface MigrationAuditState {
+  migration: string;
+  /** The migration's steps, one line each (its `steps` export). */
+  steps: string[];
+  /** Per table whose existing rows it reshaped. */
+  tables: Record<string, MigrationTableChanges>;
+}
+
 /** The actor of a base revision: the record as it was stored before its first audited write. */
 export const BASE_REVISION_ACTOR: WriteActor = {
   accountId: null,

@@ -13,6 +13,7 @@
  *   no defined conversion (kernel/dialect/keywords.ts lists them), a new primary key.
  */
 import type { ResourceSchema } from '../../../kernel/dialect/schemaRegistry';
+import { auditTarget, type AuditTarget } from './audit';
 import type { ColumnModel, ResourceModel } from '../../../kernel/server/model';
 import {
   columnRules,
@@ -139,7 +140,7 @@ export type Step =
       after: TableSnapshot;
       convert?: 'toDateTime';
     }
-  | { kind: 'check'; table: string; check: Check }
+  | { kind: 'check'; table: string; check: Check; audit?: AuditTarget }
   | { kind: 'addIndex'; table: string; name: string; columns: string[] }
   | { kind: 'dropIndex'; table: string; name: string }
   | { kind: 'search'; table: string; before?: SearchSnapshot; after?: SearchSnapshot };
@@ -249,6 +250,11 @@ export function diffStorage(
         `storage: table "${name}" is no longer declared; to remove it (its rows are kept in "removed_${name}") run \`npm run codegen -- --remove-table ${name}\`, or to rename it give the new schema "x-storage": { "renamedFrom": "${name}" }`,
       );
     steps.push({ kind: 'removeTable', table: name, before: before.tables[name] });
+  }
+  // A fix's rows get audit rows (audit.ts): the table's resource and a record's state columns.
+  for (const s of steps) {
+    const target = s.kind === 'check' ? auditTarget(after.tables[s.table]) : undefined;
+    if (s.kind === 'check' && target) s.audit = target;
   }
   return steps;
 }

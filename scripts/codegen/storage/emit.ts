@@ -15,11 +15,15 @@
  *    removals: PostgreSQL `ALTER TABLE`, SQLite a table rebuild (new table, copy, drop, rename; the
  *    table's other indexes and triggers read from sqlite_master and made again; foreign keys are off
  *    during the migration, checked before commit, server/db/migrator.ts); 8. new indexes, unique
- *    indexes, search indexes and revision triggers; 9. removed tables are renamed `removed_<table>`.
+ *    indexes, search indexes and revision triggers; 9. removed tables are renamed `removed_<table>`;
+ *    10. the audit rows (audit.ts): the migration's own, naming its column changes, and one per row a fix
+ *    wrote (before/after, as account `system`), so History shows the fix and the ledger's edit audit tells
+ *    the migration's changes from edits behind the API's back.
  * `down` exists for migrations that only add (tables, columns, indexes, a search); any other throws.
  */
 import { REVISION } from '../../../kernel/server/model';
 import { additiveOnly, describeSteps, type Step, type TableSnapshot } from './diff';
+import { AUDIT_RUNTIME, addedColumns, tableChanges } from './audit';
 import { sqlLiteral, type Check } from './rules';
 import { columnLine, lit, q, revisionStatements, searchStatements } from './sql';
 
@@ -38,6 +42,8 @@ interface Check {
   pattern?: string;
   /** SQL expression written into the breaking rows (x-onBreak, x-fill). */
   set?: string;
+  /** Where the fixed rows' audit rows go (phase 10, scripts/codegen/storage/audit.ts). */
+  audit?: { resource: string; state: string[] };
 }
 
 /** A check's breaking rows (ids ascending), and whether they were fixed. */
@@ -50,8 +56,8 @@ export interface Found {
   fixed: boolean;
 }
 
-/** Runs every check; fixes the rows of a check that has a fix. */
-async function runChecks(db: Kysely<any>): Promise<Found[]> {
+/** Runs every check; fixes the rows of a check that has a fix, keeping them as they were in \`fixes\`. */
+async function runChecks(db: Kysely<any>, fixes: Fixes): Promise<Found[]> {
   const out: Found[] = [];
   for (const c of CHECKS) {
     let ids: number[];
@@ -65,6 +71,7 @@ async function runChecks(db: Kysely<any>): Promise<Found[]> {
         .execute(db);
       ids = r.rows.filter((x) => !re.test(String(x.v))).map((x) => Number(x.id));
     }
+    if (ids.length && c.set !== undefined) await keepBefore(db, fixes, c, ids);
     if (ids.length && c.set !== undefined)
       for (let i = 0; i < ids.length; i += 500)
         await sql
@@ -175,7 +182,7 @@ function auditRename(resource: string, from: string, to: string): Branch {
 
 /** The source of a migration doing `steps` on SQLite and PostgreSQL (see the module doc). */
 export function migrationSource(name: string, steps: Step[]): string {
-  const phases: string[][] = Array.from({ length: 10 }, () => []);
+  const phases: string[][] = Array.from({ length: 11 }, () => []);
   const down: string[] = [];
   const run = (statements: string[]) => statements.map((st) => `    await sql.raw(${q(st)}).execute(db);`);
   const branch = (b: Branch) =>
@@ -201,6 +208,10 @@ export function migrationSource(name: string, steps: Step[]): string {
     return r;
   };
   let archive = false;
+  // Phase 10 (audit.ts): the migration's audit row, and the audit rows of the rows its fixes write.
+  const changes = tableChanges(steps);
+  const added = addedColumns(steps);
+  const audits = new Map<Check, { resource: string; state: string[] }>();
   for (const s of steps) {
     if (s.kind === 'addTable') {
       phases[4].push(
@@ -296,6 +307,7 @@ export function migrationSource(name: string, steps: Step[]): string {
         );
     } else if (s.kind === 'check') {
       checks.push(s.check);
+      if (s.audit && s.check.fix && !added.has(`${s.table}.${s.check.column}`)) audits.set(s.check, s.audit);
     } else if (s.kind === 'addIndex') {
       phases[8].push(
         `  await db.schema.createIndex(${q(s.name)}).on(${q(s.table)}).columns(${JSON.stringify(s.columns)}).execute();`,
@@ -323,8 +335,10 @@ export function migrationSource(name: string, steps: Step[]): string {
     );
   if (checks.length)
     phases[6].unshift(
-      `  const found = await runChecks(db);\n  report?.(found);\n  const refused = found.filter((f) => f.ids.length && !f.fixed);\n  if (refused.length)\n    throw new Error(\n      \`migration ${name} refused: rows break the new rules (fix them, or say what to do with them in the schema: x-onBreak, x-fill):\\n\${refused\n        .map((f) => \`  \${f.table}.\${f.column} \${f.rule} \${JSON.stringify(f.limit)}: \${f.ids.length} row(s), ids \${f.ids.slice(0, 50).join(', ')}\${f.ids.length > 50 ? ', …' : ''}\`)\n        .join('\\n')}\`,\n    );`,
+      `  const fixes: Fixes = new Map();\n  const found = await runChecks(db, fixes);\n  report?.(found);\n  const refused = found.filter((f) => f.ids.length && !f.fixed);\n  if (refused.length)\n    throw new Error(\n      \`migration ${name} refused: rows break the new rules (fix them, or say what to do with them in the schema: x-onBreak, x-fill):\\n\${refused\n        .map((f) => \`  \${f.table}.\${f.column} \${f.rule} \${JSON.stringify(f.limit)}: \${f.ids.length} row(s), ids \${f.ids.slice(0, 50).join(', ')}\${f.ids.length > 50 ? ', …' : ''}\`)\n        .join('\\n')}\`,\n    );`,
     );
+  const audited = checks.length > 0 || Object.keys(changes).length > 0;
+  if (audited) phases[10] = [`  await auditMigration(db, ${checks.length ? 'fixes' : 'new Map()'});`];
   const up = phases.flat();
   const reversible = additiveOnly(steps);
   const downBody = reversible
@@ -335,7 +349,7 @@ export function migrationSource(name: string, steps: Step[]): string {
   const body = [...up, ...downBody].join('\n');
   const usesPg = body.includes('if (pg)') || body.includes('idType') || body.includes('realType');
   const usesId = body.includes('idType');
-  const usesSql = body.includes('sql.raw') || body.includes('sql<') || checks.length > 0;
+  const usesSql = body.includes('sql.raw') || body.includes('sql<') || audited;
   const imports = [
     ...(usesSql ? ['sql'] : []),
     ...(usesId ? ['type ColumnDefinitionBuilder'] : []),
@@ -365,6 +379,7 @@ export function migrationSource(name: string, steps: Step[]): string {
     ...(c.where ? { where: c.where } : {}),
     ...(c.pattern ? { pattern: c.pattern } : {}),
     ...(c.fix ? { set: fixSql(c) } : {}),
+    ...(audits.has(c) ? { audit: audits.get(c) } : {}),
   }));
   return `// GENERATED by scripts/codegen.ts (scripts/codegen/storage.ts) from schemas/*.schema.json. DO NOT EDIT: frozen once landed.
 /**
@@ -373,7 +388,7 @@ export function migrationSource(name: string, steps: Step[]): string {
  * server/db/migrations/storage.snapshot.json. Frozen: never edit after it lands; change a schema instead.
  * Works on SQLite and PostgreSQL (scripts/codegen/storage/emit.ts says what each phase does).
  */
-import { ${imports.join(', ')} } from 'kysely';
+${audited ? "import { createHash } from 'node:crypto';\n" : ''}import { ${imports.join(', ')} } from 'kysely';
 ${
   usesPg
     ? `
@@ -385,7 +400,11 @@ function isPostgres(db: Kysely<any>): boolean {
 }
 /** What this migration does, one line a step (read by \`npm run codegen -- --plan\`). */
 export const steps: string[] = ${JSON.stringify(summary, null, 2)};
-${checks.length ? `\nconst CHECKS: Check[] = ${JSON.stringify(checkRows, null, 2)};\n${CHECK_RUNTIME}` : ''}
+${checks.length ? `\nconst CHECKS: Check[] = ${JSON.stringify(checkRows, null, 2)};\n${CHECK_RUNTIME}` : ''}${
+    audited
+      ? `\nconst MIGRATION = ${JSON.stringify(name)};\n\n/** The column changes of existing tables (the migration's audit row). */\nconst CHANGES: Record<string, unknown> = ${JSON.stringify(changes, null, 2)};\n${AUDIT_RUNTIME}`
+      : ''
+  }
 /** @param report receives the rows each check finds (\`codegen --plan\`), before anything is refused. */
 export async function up(db: Kysely<any>, ${checks.length ? 'report?: (found: Found[]) => void' : '_report?: (found: never[]) => void'}): Promise<void> {
 ${[...prelude(up), ...up].join('\n')}
