@@ -19,7 +19,7 @@ import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/l
 import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
-import { explainEdit, type LatestRecordTx } from './editAudit';
+import { MigrationMemo, explainEdit, type LatestRecordTx } from './editAudit';
 
 export type { LatestRecordTx };
 import {
@@ -313,6 +313,7 @@ export async function auditCheckpoints(
 export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositories): Promise<RegistryAudit> {
   const { latest, owner } = await recordTxIndex(db);
   const out: RegistryAudit = { checked: 0, onChain: 0, edited: [], problems: [] };
+  const migrations = new MigrationMemo(db);
   for (const kind of ['author', 'artwork'] as RecordKind[]) {
     const rows = await (db as Kysely<any>)
       .selectFrom(RECORD_TABLE[kind])
@@ -382,7 +383,7 @@ export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositor
       const record = await repos[RECORD_TABLE[kind]].getOne(db, id);
       const digest = recordDigest(kind, { ...record, id });
       if (digest === l.digest) continue;
-      const edited = await explainEdit(db, kind, id, digest, l);
+      const edited = await explainEdit(db, kind, id, digest, l, migrations);
       if (edited) out.edited.push(edited);
       else
         problem(

@@ -15,7 +15,12 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDITS, evolution } from '../support/tateEvolution';
+import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { resourceModels } from '../../kernel/server/model';
+import { Repository } from '../../kernel/server/repository';
+import { connect } from '../../server/db/connect';
+import { auditRegistry } from '../../server/ledger/audit';
+import { EDITS, evolution, type Edit } from '../support/tateEvolution';
 import { addArtwork, addAuthor, type TestApp } from './helpers';
 import { blockPerTxApp, putOnChain, verifyCall } from './ledgerHelpers';
 
@@ -121,5 +126,74 @@ describe('a migration fixing rows (x-onBreak)', () => {
     const [revert] = await revisions(ids.old);
     expect(revert).toMatchObject({ account: 'admin', call: 'POST /dev-api/history/revert' });
     expect(revert.changes).toEqual([{ field: 'artWorkName', before: OLD.slice(0, 50), after: OLD }]);
+  });
+});
+
+/** The ledger's registry audit with the artwork and author repositories of the evolved schemas. */
+async function registryAudit() {
+  // a connection of its own, as a server started on the migrated database has
+  const { db } = connect({
+    dataDir: t.dataDir,
+    databaseUrl: t.app.config.databaseUrl,
+    sqliteFile: t.app.config.sqliteFile,
+  });
+  try {
+    const models = resourceModels(evo.schemas() as ResourceSchema[]);
+    const repo = (name: string) => new Repository(models.get(name)! as never, models, t.app.dialect);
+    return await auditRegistry(db as never, { artworks: repo('artworks'), authors: repo('authors') });
+  } finally {
+    await db.destroy();
+  }
+}
+
+describe('a migration renaming, removing and adding fields of on-chain records', () => {
+  let name = '';
+  beforeAll(async () => {
+    // changed in the database directly before the migration: the migration must not launder it
+    await sql`UPDATE artworks SET possessor = 'Forged owner' WHERE id = ${ids.tampered}`.execute(t.app.db);
+    const pick = (n: string) => EDITS.find((e) => e.title.startsWith(n))!;
+    const reshape: Edit = {
+      title: 'rename texture, remove possessor, add provenance',
+      apply: (s, ctx) => {
+        for (const n of ['1 ', '3 ', '8 ']) pick(n).apply(s, ctx);
+      },
+      changed: [],
+    };
+    await evo.step(reshape);
+    name = await lastMigration();
+  }, 60_000);
+
+  it('reports the reshaped records as edited by the migration, and a direct change as a problem', async () => {
+    const audit = await registryAudit();
+    expect(audit.edited.map((e) => [e.recordId, e.audit.account, e.audit.call]).sort()).toEqual(
+      [
+        [ids.clean, 'system', `migration ${name}`],
+        [ids.fixed, 'system', `migration ${name}`],
+      ].sort(),
+    );
+    expect(audit.problems.map((p) => [p.recordId, p.field])).toEqual([[ids.tampered, 'digest']]);
+    // the migration's own audit row names what it changed
+    const row = await t.app.db
+      .selectFrom('audit_log')
+      .select(['account', 'call', 'resource', 'recordId', 'state'])
+      .where('recordId', '=', name)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ account: 'system', call: `migration ${name}`, resource: 'database' });
+    expect(JSON.parse(row.state!).tables.artworks).toEqual({
+      renamed: { medium: 'texture' },
+      removed: { possessor: 'text' },
+      added: ['provenance'],
+      converted: {},
+    });
+
+    // a change in the database directly after the migration: a problem
+    await sql`UPDATE artworks SET medium = 'Forged medium' WHERE id = ${ids.clean}`.execute(t.app.db);
+    const after = await registryAudit();
+    expect(after.problems.map((p) => [p.recordId, p.field]).sort()).toEqual(
+      [
+        [ids.clean, 'digest'],
+        [ids.tampered, 'digest'],
+      ].sort(),
+    );
   });
 });
