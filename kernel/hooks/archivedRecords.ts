@@ -15,28 +15,45 @@ export function archivableResources(): string[] {
 }
 
 /**
- * The archive's read scope (ResourceHooks.readScope): an entry holds a whole stored row of its resource,
- * so reading it (list, getOne) needs that resource's own `x-roles` as well (admin always). A caller who may
- * read some of the archived resources sees only theirs: with one, the list is narrowed to it; with several
- * (but not all), the list must name one in its `resource` filter. A `resource` filter the caller may not
- * read, or no readable resource at all: 403 naming the roles.
+ * The archive's read scope for a caller with `roles` and a list query's `filters`, given each archivable
+ * resource's roles (`x-roles`, admin only when none): an entry holds a whole stored row of its resource,
+ * so reading it (list, getOne, export, History) needs that resource's own roles as well (admin always).
+ * - admin, or a caller who may read every archived resource: `{}` (no restriction);
+ * - a `resource` filter naming an archivable resource: `{resource}` when the caller may read it, else 403
+ *   naming its roles;
+ * - otherwise the resources the caller may read: `{resource: [...]}` (one of them, SQL `IN`); 403 naming
+ *   the roles of any of them when the caller may read none.
  */
+export function archiveReadScope(
+  roles: readonly string[],
+  filters: Record<string, unknown>,
+  rolesByResource: Record<string, readonly string[]>,
+): Record<string, unknown> {
+  if (roles.includes('admin')) return {};
+  const all = Object.keys(rolesByResource);
+  const readable = all.filter((r) => rolesByResource[r].some((x) => roles.includes(x)));
+  const asked = filters.resource;
+  if (typeof asked === 'string' && all.includes(asked)) {
+    if (readable.includes(asked)) return { resource: asked };
+    throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: rolesByResource[asked].join(', ') });
+  }
+  if (readable.length === all.length) return {};
+  if (readable.length) return { resource: readable };
+  const any = [...new Set(all.flatMap((r) => rolesByResource[r]))];
+  throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: any.join(', ') || 'admin' });
+}
+
+/** The archive's hooks: its read scope ({@link archiveReadScope} over the schemas' `x-archive` resources). */
 export const archivedRecordHooks: ResourceHooks = {
   readScope(roles, filters) {
-    if (roles.includes('admin')) return {};
-    const all = archivableResources();
-    const rolesOf = (r: string) =>
-      (resourceSchemas().find((s) => s['x-resource']?.name === r)?.['x-roles'] as string[] | undefined) ?? [
-        'admin',
-      ];
-    const readable = all.filter((r) => rolesOf(r).some((x) => roles.includes(x)));
-    const asked = filters.resource;
-    if (typeof asked === 'string' && all.includes(asked)) {
-      if (readable.includes(asked)) return { resource: asked };
-      throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: rolesOf(asked).join(', ') });
-    }
-    if (readable.length === all.length) return {};
-    if (readable.length === 1) return { resource: readable[0] };
-    throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: 'admin' });
+    const rolesByResource = Object.fromEntries(
+      archivableResources().map((r) => [
+        r,
+        (resourceSchemas().find((s) => s['x-resource']?.name === r)?.['x-roles'] as string[] | undefined) ?? [
+          'admin',
+        ],
+      ]),
+    );
+    return archiveReadScope(roles, filters, rolesByResource);
   },
 };

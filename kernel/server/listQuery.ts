@@ -73,3 +73,13 @@ export function filterTarget(name: string, isColumn: (n: string) => boolean): [s
         return [name.slice(0, -suffix.length), op];
   return [name, '='];
 }
+
+/**
+ * Whether `record` lies inside a read scope (kernel/server/repository.ts `ResourceHooks.readScope`): every
+ * scope value equals the record's, or, for an array, holds it (an "IN" scope: one of those values).
+ */
+export function inReadScope(record: Record<string, unknown>, scope: Record<string, unknown>): boolean {
+  return Object.entries(scope).every(([k, v]) =>
+    Array.isArray(v) ? v.includes(record[k]) : record[k] === v,
+  );
+}

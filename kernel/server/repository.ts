@@ -86,8 +86,9 @@ export interface ResourceHooks {
   /**
    * Row-level read scope for the generic list and getOne calls (kernel/server/resources.ts), for a
    * resource whose rows belong to resources of other roles (the pigeonhole's archived rows). Given the
-   * caller's roles and the list query's filters, answers equality filters every row read must match
-   * (`{}`: no restriction); throws an ApiError (403) to refuse the read.
+   * caller's roles and the list query's filters, answers the filters every row read must match: a value
+   * for equality, an array for one of its values (SQL `IN`); `{}`: no restriction (listQuery.ts
+   * `inReadScope` checks one record). Throws an ApiError (403) to refuse the read.
    */
   readScope?(roles: readonly string[], filters: Record<string, unknown>): Record<string, unknown>;
 }
@@ -176,9 +177,23 @@ export class Repository<R extends object = RecordOut> {
     return filterTarget(name, (n) => Object.hasOwn(this.model.columns, n));
   }
 
-  /** A filter's value as its column holds it (records.ts `filterValue`: booleans as 1/0). */
+  /** A filter's value as its column holds it (records.ts `filterValue`: booleans as 1/0); an array's each. */
   private filterParam(name: string, value: unknown): unknown {
-    return filterValue(this.model, this.filterOn(name)[0], value);
+    const column = this.filterOn(name)[0];
+    return Array.isArray(value)
+      ? value.map((v) => filterValue(this.model, column, v))
+      : filterValue(this.model, column, value);
+  }
+
+  /**
+   * The column, comparison and value of filter `name`: an array value (a read scope's, never a query's:
+   * the list schemas take one value a filter) is compared with `in`; an empty one matches nothing.
+   */
+  private filterClause(name: string, value: unknown): [string, '=' | '>=' | '<=' | 'in', unknown] {
+    const [column, op] = this.filterOn(name);
+    const v = this.filterParam(name, value);
+    if (!Array.isArray(v)) return [column, op, v];
+    return [column, 'in', v.length ? v : [null]];
   }
 
   /**
@@ -191,7 +206,8 @@ export class Repository<R extends object = RecordOut> {
 
   /**
    * One page of records matching `query`, and the total.
-   * @param extra equality filters added to the query's (getManyReference: `{author: id}`)
+   * @param extra filters added to the query's (getManyReference: `{author: id}`; a read scope, whose
+   *   array values mean one of them)
    */
   async list(
     db: Db,
@@ -212,10 +228,14 @@ export class Repository<R extends object = RecordOut> {
     const where = [
       ...(ids ? (ids.length ? ids : [-1]) : []),
       ...(text ? textParams(this.model, this.dialect, text) : []),
-      ...names.map((n) => this.filterParam(n, filters[n])),
+      ...names.flatMap((n) => {
+        const v = this.filterClause(n, filters[n])[2];
+        return Array.isArray(v) ? v : [v];
+      }),
     ];
     const shapeOf = (walk: boolean) => {
-      const shape = JSON.stringify([ids?.length ?? null, mode, names, sort, order, walk]);
+      const counts = names.map((n) => (Array.isArray(filters[n]) ? (filters[n] as unknown[]).length : -1));
+      const shape = JSON.stringify([ids?.length ?? null, mode, names, counts, sort, order, walk]);
       let compiled = this.listSql.get(shape);
       const q = { ids, text, filters, names, sort, order, ftsPage, limit, offset, walk };
       if (compiled === undefined) {
@@ -284,8 +304,8 @@ export class Repository<R extends object = RecordOut> {
     if (q.ids) where = where.where(this.col('id'), 'in', q.ids.length ? q.ids : [-1]);
     if (q.text && !q.ftsPage) where = where.where(freeText(db, this.model, this.dialect, q.text));
     for (const n of q.names) {
-      const [column, op] = this.filterOn(n);
-      where = where.where(this.col(column), op, this.filterParam(n, q.filters[n]));
+      const [column, op, v] = this.filterClause(n, q.filters[n]);
+      where = where.where(this.col(column), op, v);
     }
     const count = where.select((eb) => eb.fn.countAll<number>().as('total'));
     let page = where;
@@ -318,8 +338,10 @@ export class Repository<R extends object = RecordOut> {
     let qb = this.records(db);
     if (ids) qb = qb.where(this.col('id'), 'in', ids.length ? ids : [-1]);
     if (text) qb = qb.where(freeText(db, this.model, this.dialect, text));
-    for (const [n, v] of Object.entries({ ...filtersOf(query), ...extra }))
-      qb = qb.where(this.col(this.filterOn(n)[0]), this.filterOn(n)[1], this.filterParam(n, v));
+    for (const [n, value] of Object.entries({ ...filtersOf(query), ...extra })) {
+      const [column, op, v] = this.filterClause(n, value);
+      qb = qb.where(this.col(column), op, v);
+    }
     return qb;
   }
 

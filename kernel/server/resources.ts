@@ -37,7 +37,7 @@ import { etagOf, requestedRevision } from './revisions';
 import { schemaLabel } from '../../common/messages/index';
 import { actorOf } from '../../server/db/audit';
 import { deref } from '../dialect/deref';
-import { filtersOf, type ListQuery } from './listQuery';
+import { filtersOf, inReadScope, type ListQuery } from './listQuery';
 import { registerExport } from './exportRoutes';
 import { resourceModels, type ResourceModel } from './model';
 import { Repository, type ResourceHooks } from './repository';
@@ -171,7 +171,7 @@ function registerResource<R extends object>(
   };
   const db = app.db;
   const id = schema.$id;
-  /** The resource's read scope for this caller (ResourceHooks.readScope): equality filters, `{}` for none. */
+  /** The resource's read scope for this caller (ResourceHooks.readScope): filters (an array: one of its values), `{}` for none. */
   const scopeOf = (req: FastifyRequest, query: object): Record<string, unknown> =>
     repo.hooks.readScope?.(req.account?.roles ?? [], filtersOf(query as ListQuery)) ?? {};
 
@@ -260,9 +260,8 @@ function registerResource<R extends object>(
           const record = await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param]);
           // A row outside the caller's read scope is answered as unknown (404), not as forbidden.
           const scope = scopeOf(req, {});
-          for (const [k, v] of Object.entries(scope))
-            if ((record as Record<string, unknown>)[k] !== v)
-              throw notFound(schemaLabel(id), (record as { id?: unknown }).id);
+          if (!inReadScope(record as Record<string, unknown>, scope))
+            throw notFound(schemaLabel(id), (record as { id?: unknown }).id);
           const etag = etagOf(record);
           if (etag) void reply.header('etag', etag);
           return ok(record);

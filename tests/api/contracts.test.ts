@@ -297,13 +297,27 @@ describe('pigeonhole: archive and restore', () => {
     const a = await post(`${P}/archive`, { resource: 'artworks', id: artId });
     expect(a.status).toBe(200);
     expect((await post('/artmanager/artwork/searchArtworkList', { q: '双燕图' })).body.data.total).toBe(0);
-    // The archived row is admin's to read too: role user neither lists nor reads it.
+    // A contract archived beside it: role user may read that one.
+    const kept = (
+      await post(`${C}/add`, { name: 'Archived beside', templateId: supplyId, params: supply() }, t.userToken)
+    ).body.data;
+    const c = (await post(`${P}/archive`, { resource: 'contracts', id: kept.id }, t.userToken)).body.data;
+    // The archived row is admin's to read too: role user neither lists nor reads it. Without a `resource`
+    // filter, user lists the archived records of every resource it may read (here: contracts), admin all.
     const adminList = (await get(`${P}/list?pageSize=100`)).body.data.list.map((x: { id: number }) => x.id);
-    expect(adminList).toContain(a.body.data.id);
+    expect(adminList).toEqual(expect.arrayContaining([a.body.data.id, c.id]));
+    const contracts = (await get(`${P}/list?pageSize=100&resource=contracts`)).body.data;
     const userList = await get(`${P}/list?pageSize=100`, t.userToken);
     expect(userList.status).toBe(200);
-    expect(userList.body.data.list.map((x: { id: number }) => x.id)).not.toContain(a.body.data.id);
-    expect(userList.body.data.list.every((x: { resource: string }) => x.resource === 'contracts')).toBe(true);
+    expect(userList.body.data.total).toBe(contracts.total);
+    expect(userList.body.data.list.map((x: { id: number }) => x.id)).toEqual(
+      contracts.list.map((x: { id: number }) => x.id),
+    );
+    expect(userList.body.data.list.map((x: { id: number }) => x.id)).toContain(c.id);
+    expect((await get(`${P}/detail?id=${c.id}`, t.userToken)).status).toBe(200);
+    const history = `/dev-api/history/revisions?resource=archivedRecords&id=`;
+    expect((await get(`${history}${c.id}`, t.userToken)).status).toBe(200);
+    expect((await get(`${history}${a.body.data.id}`, t.userToken)).status).toBe(404);
     expect((await get(`${P}/list?ids=${a.body.data.id}`, t.userToken)).body.data.list).toEqual([]);
     expect((await get(`${P}/list?resource=artworks`, t.userToken)).status).toBe(403);
     expect((await get(`${P}/detail?id=${a.body.data.id}`, t.userToken)).status).toBe(404);

@@ -19,6 +19,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Codes } from '../../../../common/envelope';
 import { MAX_ID, resourceSchemas, type ResourceSchema } from '../../../../kernel/dialect/schemaRegistry';
 import { revert, revisionOf, revisionsOf } from '../../../../kernel/server/history';
+import { inReadScope } from '../../../../kernel/server/listQuery';
 import type { Repository } from '../../../../kernel/server/repository';
 import type { ResourceRepositories } from '../../../../kernel/server/resources';
 import { actorOf } from '../../../db/audit';
@@ -92,8 +93,7 @@ export default async function historyRoutes(fastify: FastifyInstance) {
     const scope = repo.hooks.readScope?.(req.account?.roles ?? [], {});
     if (!scope || !Object.keys(scope).length) return;
     const record = (await repo.getOne(app.db, id)) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(scope))
-      if (record[k] !== v) throw notFound(schemaLabel(repo.model.schemaId), id);
+    if (!inReadScope(record, scope)) throw notFound(schemaLabel(repo.model.schemaId), id);
   };
 
   app.get(
