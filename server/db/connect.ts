@@ -137,7 +137,11 @@ export function compiledSql(db: Kysely<any>, key: string, build: () => { sql: st
  * prepared statement (node-postgres "Prepared statements": parsed and planned once per connection, then
  * only bound and executed; PostgreSQL's plan cache decides between custom and generic plans), without
  * Kysely's per-query work: issue 20 item 6, where planning the detail call's join cost more than
- * running it.
+ * running it. A statement prepared before another instance changed its table (a migration adding a
+ * column under a `SELECT t.*`, or retyping one) is refused by PostgreSQL, "cached plan must not change
+ * result type" ({@link isStalePlan}): the text then gets a new name, so that every connection prepares it
+ * again for the table as it is now, and runs once more (the old statements are left to their connections,
+ * which drop them when they close).
  */
 export async function readQuery<R>(db: Kysely<any>, text: string, params: readonly unknown[]): Promise<R[]> {
   const database = sqliteHandles.get(db);
@@ -153,10 +157,12 @@ export async function readQuery<R>(db: Kysely<any>, text: string, params: readon
   if (pool) {
     const observe = queryObservers.get(db);
     const t0 = observe && performance.now();
-    const { rows } = await pool.query<R & pg.QueryResultRow>({
-      name: statementName(text),
-      text,
-      values: params as unknown[],
+    const run = () =>
+      pool.query<R & pg.QueryResultRow>({ name: statementName(text), text, values: params as unknown[] });
+    const { rows } = await run().catch((e: unknown) => {
+      if (!isStalePlan(e)) throw e;
+      renameStatement(text);
+      return run();
     });
     if (observe) observe((performance.now() - t0!) / 1000);
     return rows;
@@ -170,12 +176,34 @@ const statementNames = new Map<string, string>();
 /** Distinct texts prepared at most; beyond them a text runs unnamed (planned on every call). */
 const MAX_STATEMENT_NAMES = 5000;
 
+/** Statement names handed out so far (a renamed text gets a new one: names are never reused). */
+let namesGiven = 0;
+
 /** The prepared statement name of `text` (`baas_<n>`, one per distinct text in this process). */
 function statementName(text: string): string | undefined {
   let name = statementNames.get(text);
   if (name === undefined && statementNames.size < MAX_STATEMENT_NAMES)
-    statementNames.set(text, (name = `baas_${statementNames.size}`));
+    statementNames.set(text, (name = `baas_${namesGiven++}`));
   return name;
+}
+
+/** Gives `text` a new statement name (see {@link readQuery}): the next use prepares it anew. */
+function renameStatement(text: string): void {
+  if (statementNames.has(text)) statementNames.set(text, `baas_${namesGiven++}`);
+}
+
+/**
+ * Whether `e` is PostgreSQL refusing a prepared statement whose result columns changed since it was
+ * prepared (SQLSTATE 0A000 feature_not_supported, "cached plan must not change result type": the plan
+ * cache re-plans a statement after a schema change, but may not change the row type it announced).
+ */
+export function isStalePlan(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  return (
+    err?.code === '0A000' &&
+    typeof err.message === 'string' &&
+    err.message.includes('cached plan must not change')
+  );
 }
 
 export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {
