@@ -172,7 +172,8 @@ async function types(list: { schema: Json }[]): Promise<string> {
   return `${BANNER}/* eslint-disable */\n${parts.join('\n\n')}\n`;
 }
 
-function labels(schema: Json, lang: 'en' | 'zh') {
+/** The generated labels of one schema in `lang` (`resources.<name>.*` of src/generated/messages.*.ts). */
+export function labels(schema: Json, lang: 'en' | 'zh') {
   const fields: Json = {};
   const enums: Json = {};
   const walk = (props: Json, prefix: string) => {
@@ -191,7 +192,19 @@ function labels(schema: Json, lang: 'en' | 'zh') {
   const sections = Object.fromEntries(
     Object.entries<Json>(schema['x-sections'] ?? {}).map(([name, l]) => [name, l[lang]]),
   );
-  return { name: schema['x-i18n']?.[lang] ?? schema.title, fields, enums, sections };
+  // The schema's own page titles (`x-resource.titles`, { en, zh }): src/layout/routeTitle.ts reads them.
+  const titles = Object.fromEntries(
+    Object.entries<unknown>(schema['x-resource']?.titles ?? {})
+      .filter(([, t]) => t && typeof t === 'object')
+      .map(([view, t]) => [view, (t as Json)[lang]]),
+  );
+  return {
+    name: schema['x-i18n']?.[lang] ?? schema.title,
+    fields,
+    enums,
+    sections,
+    ...(Object.keys(titles).length ? { titles } : {}),
+  };
 }
 
 /**

@@ -38,7 +38,9 @@
  *   or in a call's `roles` is one an account can hold: the account schema's `roles` enum, declared once
  *   (roles.ts; codegen refuses any other).
  * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
- *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts).
+ *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts). `titles.<view>` (list,
+ *   show, create, edit): the schema's own title `{ en, zh }`, or a key of the console's route titles
+ *   (src/layout/i18n.ts `shell.route`); none: derived from the resource's `x-i18n` label.
  * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, aliases?, roles? } (root), see
  *   docs/api.md; `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how);
  *   `aliases: [{ method, path, properties? }]`: the same call also answers on these paths (the product's

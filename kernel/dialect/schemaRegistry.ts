@@ -79,7 +79,8 @@ export interface ResourceSchema {
     order?: number;
     roles?: string[];
     hidden?: boolean;
-    titles?: Record<string, string>;
+    /** Per view: the schema's own title, or a key of the console's route titles (src/layout/i18n.ts). */
+    titles?: Record<string, string | { en: string; zh: string }>;
     routes?: unknown[];
     /** Create shows the main section only, then leads to the edit page's sections (step two). */
     twoStep?: boolean;

@@ -14,8 +14,10 @@
  *   order           position among the resources of the same group, and of react-admin's resources;
  *   roles           roles that see the resource in the console (default: `x-roles`);
  *   hidden          true: a data-only resource (no menu entry, no generated routes; its own pages mount it);
- *   titles          { list, show, create, edit }: `shell.route.*` keys of the product's titles
- *                   (default: the generated label `resources.<name>.name`, and derived detail titles);
+ *   titles          { list, show, create, edit }: each the schema's own title `{ en, zh }` (emitted
+ *                   into the generated messages as `resources.<name>.titles.<view>`, the key the row
+ *                   then names), or a `shell.route.*` key of the console's catalogue (src/layout/i18n.ts);
+ *                   default: the generated label `resources.<name>.name`, and derived detail titles;
  *   routes          [{ path, title }]: the resource's own child routes, `path` relative to `/<name>`
  *                   (e.g. `":id/works"`), rendered by the resource folder's `<Resource>` children.
  * }
@@ -44,6 +46,16 @@ const KEYS = new Set([
   'twoStep',
 ]);
 const VIEWS = ['list', 'show', 'create', 'edit'] as const;
+
+/**
+ * The title key of view `view` of resource `name` (see the module doc): a schema's own title `{ en, zh }`
+ * is the generated message `resources.<name>.titles.<view>` (codegen.ts `labels` emits it), a string the
+ * catalogue key it is; null for none.
+ */
+export function titleKey(name: string, view: string, given: unknown): string | null {
+  if (typeof given === 'string') return given;
+  return given && typeof given === 'object' ? `resources.${name}.titles.${view}` : null;
+}
 
 /** One row of the registry (the emitted `GeneratedResource`, kernel/dialect/resourceRow.ts). */
 export type ResourceRow = GeneratedResource;
@@ -86,7 +98,9 @@ export function resourceRow(schema: Json): ResourceRow {
     path: x.path ?? `${group ?? ''}/${x.name}`,
     order: typeof x.order === 'number' ? x.order : 1000,
     hidden: x.hidden === true,
-    titles: Object.fromEntries(VIEWS.map((v) => [v, x.titles?.[v] ?? null])) as ResourceRow['titles'],
+    titles: Object.fromEntries(
+      VIEWS.map((v) => [v, titleKey(x.name, v, x.titles?.[v])]),
+    ) as ResourceRow['titles'],
     tabs,
     routes,
   };

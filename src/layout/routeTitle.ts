@@ -3,6 +3,7 @@
  * strip, page title and the "not available yet" page:
  * - `authors` → `shell.route.authors` (src/layout/i18n.ts);
  * - `resources.authors.name` → the generated plural label (src/generated/messages.ts);
+ * - `resources.treatments.titles.list` → a schema's own title of that view (`x-resource.titles`, generated);
  * - `resources.authors.name#show` (also `#create`, `#edit`) → `shell.view.show` with `%{name}` the
  *   singular label, e.g. "Author details".
  */
