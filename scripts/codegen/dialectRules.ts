@@ -1,10 +1,8 @@
 /**
  * The dialect's rules a meta-schema cannot say (codegen only; the shapes are schemas/meta.schema.json's,
  * checked first by metaSchema.ts). Over all schema files at once:
- * - names: `$id` is the file name; `title`, `x-resource.name`, the list path and `x-storage.table` are
- *   unique; no two calls (`x-endpoints` verbs, aliases, getManyReference, `x-chain.path`) of different
- *   resources share a method and path, nor two verbs of one resource unless they are one call
- *   (getList/getMany/search, delete/deleteMany);
+ * - names and calls (dialectNames.ts): `$id` is the file name; `title`, `x-resource.name`, the list path
+ *   and `x-storage.table` are unique; no two calls of different resources share a method and path;
  * - references: `x-references`, `x-count`, `x-ui.reference`, `x-chain.after`, `x-schemaFrom` and
  *   `x-storage.display`/`search.references` name resources that exist and have a table, and fields those
  *   resources have; `$ref` names a definition and no chain of them comes back to itself; `required`, `x-storage.indexes`, `timestamps`, `search.fields`,
@@ -28,17 +26,13 @@
  */
 import { deref as derefNode, inlineRefs, RefError } from '../../kernel/dialect/deref';
 import { declaredRoles, ROLES_PROPERTY, ROLES_SCHEMA_ID } from '../../kernel/dialect/roles';
-import { typeNameOf } from '../../kernel/dialect/typeName';
 import { REVISION } from '../../kernel/server/model';
+import { callErrors, nameErrors, type SchemaFile } from './dialectNames';
 import { pointer, type DialectError } from './metaSchema';
 
 type Json = Record<string, any>;
 
-export interface SchemaFile {
-  /** Path shown in errors, e.g. `schemas/loan.schema.json`. */
-  file: string;
-  schema: Json;
-}
+export type { SchemaFile } from './dialectNames';
 
 export interface RuleOptions {
   /** Whether `@mui/icons-material/<name>` exists (codegen: a file of the installed package). */
@@ -139,8 +133,7 @@ class Checker {
   }
 
   run(): DialectError[] {
-    this.unique();
-    this.calls();
+    this.errors.push(...nameErrors(this.files), ...callErrors(this.files));
     for (const f of this.files) {
       this.file = f.file;
       this.schema = f.schema;
@@ -154,88 +147,6 @@ class Checker {
       }
     }
     return this.errors;
-  }
-
-  private unique() {
-    const seen = new Map<string, string>();
-    const claim = (f: SchemaFile, kind: string, value: unknown, ptr: string) => {
-      if (typeof value !== 'string') return;
-      const key = `${kind}\u0000${value}`;
-      const first = seen.get(key);
-      if (first)
-        this.errors.push({
-          file: f.file,
-          pointer: ptr,
-          reason: `${kind} "${value}" is already used by ${first}`,
-        });
-      else seen.set(key, `${f.file}#${ptr}`);
-    };
-    for (const f of this.files) {
-      const s = f.schema;
-      const x = s['x-resource'];
-      // the record's TypeScript type is named after the title (kernel/dialect/typeName.ts)
-      claim(f, 'type name (from the title)', typeNameOf(s), s.title === undefined ? '/$id' : '/title');
-      claim(f, 'resource name', x?.name, '/x-resource/name');
-      if (isObj(x) && typeof x.name === 'string') {
-        const group = typeof x.group === 'string' ? `/${x.group}` : '';
-        claim(f, 'path', x.path ?? `${group}/${x.name}`, x.path ? '/x-resource/path' : '/x-resource/name');
-      }
-      claim(f, 'table', s['x-storage']?.table, '/x-storage/table');
-      const base = f.file
-        .split('/')
-        .pop()!
-        .replace(/\.schema\.json$/, '');
-      if (s.$id !== base)
-        this.errors.push({ file: f.file, pointer: '/$id', reason: `must be "${base}", the file's name` });
-    }
-  }
-
-  /** Every (method, path) of every resource: one owner per call (see the module doc). */
-  private calls() {
-    const SAME_CALL = [new Set(['getList', 'getMany', 'search']), new Set(['delete', 'deleteMany'])];
-    const owners = new Map<string, { file: string; ptr: string; verb: string }>();
-    for (const f of this.files) {
-      const list: { verb: string; method: string; path: string; ptr: string }[] = [];
-      const add = (verb: string, e: Json, ptr: string) => {
-        if (!isObj(e) || typeof e.path !== 'string') return;
-        list.push({ verb, method: String(e.method), path: e.path, ptr: `${ptr}/path` });
-        for (const [i, a] of (Array.isArray(e.aliases) ? e.aliases : []).entries())
-          if (isObj(a) && typeof a.path === 'string')
-            list.push({
-              verb,
-              method: String(a.method),
-              path: a.path,
-              ptr: pointer('x-endpoints', verb, 'aliases', i, 'path'),
-            });
-      };
-      for (const [verb, e] of Object.entries<Json>(
-        isObj(f.schema['x-endpoints']) ? f.schema['x-endpoints'] : {},
-      ))
-        if (verb === 'getManyReference' && isObj(e))
-          for (const [t, r] of Object.entries<Json>(e))
-            add(`getManyReference.${t}`, r, pointer('x-endpoints', verb, t));
-        else add(verb, e, pointer('x-endpoints', verb));
-      const chain = f.schema['x-chain'];
-      if (isObj(chain) && typeof chain.path === 'string')
-        list.push({ verb: 'x-chain', method: 'POST', path: chain.path, ptr: '/x-chain/path' });
-      for (const c of list) {
-        const key = `${c.method} ${c.path}`;
-        const owner = owners.get(key);
-        if (!owner) {
-          owners.set(key, { file: f.file, ptr: c.ptr, verb: c.verb });
-          continue;
-        }
-        const sameCall =
-          owner.file === f.file &&
-          (owner.verb === c.verb || SAME_CALL.some((s) => s.has(owner.verb) && s.has(c.verb)));
-        if (!sameCall)
-          this.errors.push({
-            file: f.file,
-            pointer: c.ptr,
-            reason: `the call ${key} is already ${owner.verb} of ${owner.file}#${owner.ptr}`,
-          });
-      }
-    }
   }
 
   private schemaRules(f: SchemaFile) {
