@@ -65,35 +65,62 @@ function referencedTables(s: SearchFields): Map<string, { columns: string[]; fie
   return out;
 }
 
+/**
+ * The functions of the triggers keeping `<table>_search` (see the module doc): the record's own write
+ * (`<table>_search_write`), then one per referenced table (`<table>_search_<ref>`). `create` is
+ * `CREATE` or `CREATE OR REPLACE`.
+ */
+function pgSearchFunctions(table: string, s: SearchFields, create: string): string[] {
+  const st = searchTable(table);
+  const fn = `${st}_write`;
+  return [
+    `${create} FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+       IF TG_OP = 'DELETE' THEN DELETE FROM ${q(st)} WHERE id = OLD.id; RETURN NULL; END IF;
+       INSERT INTO ${q(st)} (id, doc) VALUES (NEW.id, ${docOf('NEW', s)})
+         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc;
+       RETURN NULL; END $$`,
+    ...[...referencedTables(s)].map(([ref, { columns }]) => {
+      const pointing = columns.map((c) => `a.${q(c)} = NEW.id`).join(' OR ');
+      return `${create} FUNCTION ${q(`${st}_${ref}`)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+         UPDATE ${q(st)} s SET doc = ${docOf('a', s)} FROM ${q(table)} a WHERE a.id = s.id AND (${pointing});
+         RETURN NULL; END $$`;
+    }),
+  ];
+}
+
 /** SQL statements (PostgreSQL) that build `<table>_search`, fill it, index it and keep it (see the module doc). */
 export function pgSearchBuild(table: string, s: SearchFields): string[] {
   const st = searchTable(table);
   const fn = `${st}_write`;
   const watched = [...s.columns.map((c) => c.name), ...new Set(s.references.map((r) => r.column))];
+  const [write, ...refs] = pgSearchFunctions(table, s, 'CREATE');
   const out = [
     'CREATE EXTENSION IF NOT EXISTS pg_trgm',
     'CREATE EXTENSION IF NOT EXISTS btree_gin',
     `CREATE TABLE ${q(st)} (id integer PRIMARY KEY, doc text NOT NULL)`,
     `INSERT INTO ${q(st)} (id, doc) SELECT a.id, ${docOf('a', s)} FROM ${q(table)} a`,
     `CREATE INDEX ${q(`${st}_doc_id`)} ON ${q(st)} USING gin (doc gin_trgm_ops, (id / ${SEARCH_BUCKET})) WITH (gin_pending_list_limit = 256)`,
-    `CREATE FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-       IF TG_OP = 'DELETE' THEN DELETE FROM ${q(st)} WHERE id = OLD.id; RETURN NULL; END IF;
-       INSERT INTO ${q(st)} (id, doc) VALUES (NEW.id, ${docOf('NEW', s)})
-         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc;
-       RETURN NULL; END $$`,
+    write,
     `CREATE TRIGGER ${q(fn)} AFTER INSERT OR DELETE OR UPDATE OF ${watched.map(q).join(', ')} ON ${q(table)} FOR EACH ROW EXECUTE FUNCTION ${q(fn)}()`,
   ];
-  for (const [ref, { columns, fields }] of referencedTables(s)) {
+  for (const [i, [ref, { fields }]] of [...referencedTables(s)].entries()) {
     const rf = `${st}_${ref}`;
-    const pointing = columns.map((c) => `a.${q(c)} = NEW.id`).join(' OR ');
     out.push(
-      `CREATE FUNCTION ${q(rf)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-         UPDATE ${q(st)} s SET doc = ${docOf('a', s)} FROM ${q(table)} a WHERE a.id = s.id AND (${pointing});
-         RETURN NULL; END $$`,
+      refs[i],
       `CREATE TRIGGER ${q(rf)} AFTER UPDATE OF ${fields.map(q).join(', ')} ON ${q(ref)} FOR EACH ROW EXECUTE FUNCTION ${q(rf)}()`,
     );
   }
   return out;
+}
+
+/**
+ * SQL statements (PostgreSQL) that make the trigger functions of `<table>_search` read the columns of
+ * `s` again, after a column of it was renamed (`ALTER TABLE ... RENAME COLUMN`). The documents do not
+ * change, nor do the triggers: PostgreSQL keeps a trigger's `UPDATE OF` columns by number, so they follow
+ * the rename, while a function's body is text naming the old column until it is replaced.
+ */
+export function pgSearchRenamed(table: string, s: SearchFields): string[] {
+  return pgSearchFunctions(table, s, 'CREATE OR REPLACE');
 }
 
 /** SQL statements (PostgreSQL) that drop what {@link pgSearchBuild} made. */

@@ -9,7 +9,9 @@
  * - with `x-onBreak`, the same edit passes: a renamed field keeps every value and its history (the
  *   History of a record shows the old values under the new name), a removed field's values are in
  *   `removed_values`, integer → number and date → date-time convert, new fields get their default or
- *   `x-fill`;
+ *   `x-fill`; renamed fields keep what they were: the free-text search finds the renamed field's values
+ *   (old ones, those the migration fixed, and those written after it), a unique one refuses duplicates, a
+ *   reference one unknown ids, and a later migration making the unique one plain finds its constraint;
  * - a table renamed (`x-storage.renamedFrom`) keeps its rows; a table removed (`--remove-table`) is kept
  *   as `removed_<table>`.
  */
@@ -59,7 +61,8 @@ function evo(
     'x-resource': { name: 'evoItems', recordRepresentation: 'id' },
     'x-i18n': label('Evo item |||| Evo items'),
     'x-endpoints': {},
-    'x-storage': { table },
+    // the free-text index (FTS5 on SQLite, `<table>_search` on PostgreSQL) of the `x-ui.filter: "q"` fields
+    'x-storage': { table, search: { index: 'trigram' } },
     additionalProperties: false,
     properties: { id: { type: 'integer', readOnly: true, 'x-i18n': label('ID') }, ...props },
     ...extra,
@@ -67,7 +70,9 @@ function evo(
 }
 
 const V1 = {
-  title: { type: 'string', maxLength: 100, 'x-i18n': label('Title') },
+  title: { type: 'string', maxLength: 100, 'x-ui': { filter: 'q' }, 'x-i18n': label('Title') },
+  code: { type: 'string', 'x-unique': true, 'x-i18n': label('Code') },
+  parent: { type: ['integer', 'null'], 'x-references': { resource: 'evoItems' }, 'x-i18n': label('Parent') },
   kind: { type: 'string', 'x-i18n': label('Kind') },
   price: { type: 'integer', 'x-i18n': label('Price') },
   note: { type: 'string', 'x-i18n': label('Note') },
@@ -75,7 +80,20 @@ const V1 = {
 };
 /** Every edit kind at once: rename, remove, retype, date → date-time, new fields, tightened rules. */
 const V2 = {
-  name: { type: 'string', maxLength: 5, 'x-renamedFrom': 'title', 'x-i18n': label('Name') },
+  name: {
+    type: 'string',
+    maxLength: 5,
+    'x-renamedFrom': 'title',
+    'x-ui': { filter: 'q' },
+    'x-i18n': label('Name'),
+  },
+  ref: { type: 'string', 'x-unique': true, 'x-renamedFrom': 'code', 'x-i18n': label('Ref') },
+  up: {
+    type: ['integer', 'null'],
+    'x-references': { resource: 'evoItems' },
+    'x-renamedFrom': 'parent',
+    'x-i18n': label('Up'),
+  },
   kind: { type: 'string', enum: ['a', 'b'], 'x-i18n': label('Kind') },
   price: { type: 'number', 'x-i18n': label('Price') },
   day: { type: 'string', format: 'date-time', 'x-i18n': label('Day') },
@@ -84,6 +102,8 @@ const V2 = {
   origin: { type: 'string', 'x-fill': 'unknown', 'x-i18n': label('Origin') },
 };
 const V2_REQUIRED = { required: ['name', 'kind', 'price', 'status', 'origin'] };
+/** V2, then `ref` no longer unique. */
+const V2B = { ...V2, ref: { type: 'string', 'x-i18n': label('Ref') } };
 
 let t: TestApp;
 let n = 0;
@@ -126,8 +146,10 @@ beforeAll(async () => {
     { title: 'Ok', kind: 'b', price: 30, note: 'kept 3' },
     { title: 'Another long one', kind: 'z', price: 40 },
   ];
-  for (const d of data) ids.push((await repo.create(t.app.db, d, actor)).id as number);
+  for (const [i, d] of data.entries())
+    ids.push((await repo.create(t.app.db, { ...d, code: `c${i}` }, actor)).id as number);
   await repo.update(t.app.db, { id: ids[0], title: 'Tiny' }, actor);
+  await repo.update(t.app.db, { id: ids[1], parent: ids[0] }, actor);
 });
 afterAll(async () => {
   for (const f of files) rmSync(f, { force: true });
@@ -194,10 +216,40 @@ describe('a schema edit on a database with data', () => {
     const update = history.find((r) => r.operation === 'update')!;
     expect(update.changes).toContainEqual({ field: 'name', before: 'Short', after: 'Tiny' });
     expect(history.at(-1)!.state).toMatchObject({ name: 'Short' });
+
+    // the renamed fields keep what they were: search, unique, reference
+    expect(got.map((r) => [r.ref, r.up ?? null])).toEqual([
+      ['c0', null],
+      ['c1', ids[0]],
+      ['c2', null],
+      ['c3', null],
+    ]);
+    const found = async (q: string) => (await repo.list(t.app.db, { q })).list.map((r) => r.id);
+    expect(await found('Tiny')).toEqual([ids[0]]);
+    expect(await found('A muc')).toEqual([ids[1]]); // truncated by the migration, after the rename
+    await repo.update(t.app.db, { id: ids[3], name: 'Zebra' }, actor);
+    expect(await found('Zebr')).toEqual([ids[3]]);
+    expect(await found('Anoth')).toEqual([]);
+    await repo.update(t.app.db, { id: ids[3], name: 'Anoth' }, actor);
+    expect(await found('Zebr')).toEqual([]);
+    const raw = (text: string) => sql.raw(text).execute(t.app.db);
+    await expect(raw(`UPDATE evo_items SET ref = 'c0' WHERE id = ${ids[1]}`)).rejects.toThrow();
+    await expect(raw(`UPDATE evo_items SET up = 999999 WHERE id = ${ids[1]}`)).rejects.toThrow();
+
+    // a later migration finds the renamed field's unique constraint under its new name
+    const plain = await migrationFor(
+      state,
+      all(evo(V2B, { ...V2_REQUIRED, 'x-onBreak': { name: { truncate: true }, kind: { set: 'a' } } })),
+    );
+    list = { ...list, [plain.name]: plain.module };
+    await migrateToLatest(t.app.db, list);
+    state = plain.after;
+    await raw(`UPDATE evo_items SET ref = 'c0' WHERE id = ${ids[1]}`);
+    expect((await rows()).map((r) => r.ref)).toEqual(['c0', 'c0', 'c2', 'c3']);
   });
 
   it('renames a table keeping its rows, and removes one only when asked, keeping its rows', async () => {
-    const v3 = evo(V2, { ...V2_REQUIRED }, 'evo_things');
+    const v3 = evo(V2B, { ...V2_REQUIRED }, 'evo_things');
     (v3['x-storage'] as Record<string, unknown>).renamedFrom = 'evo_items';
     const m = await migrationFor(state, all(v3));
     list = { ...list, [m.name]: m.module };

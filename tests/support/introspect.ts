@@ -2,8 +2,8 @@
  * Reads the storage model of tables from a live database (SQLite catalog pragmas, PostgreSQL
  * information_schema / pg_indexes), in the shape of scripts/codegen/storage.ts `StorageSnapshot`, so tests
  * can compare what the migrations create with what the schemas declare.
- * Search: on SQLite the FTS5 table `<table>_fts` and its column names; on PostgreSQL the trigram (GIN
- * gin_trgm_ops) indexes, as `[table, column]` pairs.
+ * Search: on SQLite the FTS5 table `<table>_fts`: the fields its insert trigger writes into it and its own
+ * column labels; on PostgreSQL the trigram (GIN gin_trgm_ops) indexes, as `[table, column]` pairs.
  */
 import { sql, type Kysely } from 'kysely';
 import type { ColumnModel } from '../../kernel/server/model';
@@ -11,8 +11,17 @@ import type { ColumnModel } from '../../kernel/server/model';
 export interface LiveTable {
   columns: Record<string, ColumnModel>;
   indexes: Record<string, string[]>;
-  /** SQLite: the FTS5 table's columns, when it exists. */
+  /**
+   * SQLite, when the FTS5 table exists: the fields its insert trigger `<table>_fts_insert` writes into it,
+   * in order: `new.<column>` as the column, a referenced record's `(select <field> from ...)` as the field.
+   */
   fts?: string[];
+  /**
+   * SQLite: the FTS5 table's own column labels, one per field. A column renamed since the table was made
+   * keeps its old label there (FTS5 tables cannot rename a column; no query names one): only their number
+   * is the model's.
+   */
+  ftsLabels?: string[];
 }
 
 function parseDefault(text: string | null): string | number | undefined {
@@ -22,6 +31,17 @@ function parseDefault(text: string | null): string | number | undefined {
   if (str) return str[1].replace(/''/g, "'");
   const n = Number(text);
   return Number.isNaN(n) ? text : n;
+}
+
+/**
+ * The fields an FTS insert trigger writes (see `LiveTable.fts`), from its SQL: the hand-written one names
+ * them bare (`new.texture`), scripts/codegen/storage/sql.ts `ftsBuild` quoted (`new."texture"`).
+ */
+function ftsFields(trigger: string): string[] {
+  const select = trigger.slice(trigger.search(/\bselect\b/i));
+  const refs = select.replace(/\(select\s+"?(\w+)"?\s+from[^)]*\)/gi, '@ref:$1');
+  const names = [...refs.matchAll(/@ref:(\w+)|new\."?(\w+)"?/gi)].map((m) => m[1] ?? m[2]);
+  return names.slice(1); // the first is the rowid, new.id
 }
 
 /** The live model of `tables` (see the module doc). */
@@ -55,9 +75,22 @@ export async function introspect(
         if (ix.unique && cols.length === 1 && ix.origin !== 'pk') columns[cols[0]].unique = true;
         else if (!ix.unique) indexes[ix.name] = cols;
       }
-      const fts = (await sql`select name from pragma_table_info(${`${table}_fts`})`.execute(db))
+      const labels = (await sql`select name from pragma_table_info(${`${table}_fts`})`.execute(db))
         .rows as any[];
-      out[table] = { columns, indexes, ...(fts.length ? { fts: fts.map((r) => r.name as string) } : {}) };
+      const insert = (
+        await sql<{
+          sql: string;
+        }>`select sql from sqlite_master where type = 'trigger' and name = ${`${table}_fts_insert`}`.execute(
+          db,
+        )
+      ).rows[0]?.sql;
+      out[table] = {
+        columns,
+        indexes,
+        ...(labels.length
+          ? { fts: insert ? ftsFields(insert) : [], ftsLabels: labels.map((r) => r.name as string) }
+          : {}),
+      };
     } else {
       const info = (
         await sql`select column_name, data_type, is_nullable, column_default from information_schema.columns

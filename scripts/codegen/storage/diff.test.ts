@@ -52,6 +52,21 @@ describe('diffStorage', () => {
       'remove column t.title (its values kept in removed_values)',
     ]);
   });
+
+  it('keeps the free-text index of a renamed field (its text does not change): the rename carries it', () => {
+    const searched = (column: string): StorageSnapshot => {
+      const t = table({ [column]: { type: 'text', notNull: true } }).tables.t;
+      const search = {
+        index: 'trigram' as const,
+        columns: [{ name: column, nullable: false }],
+        references: [],
+      };
+      return { tables: { t: { ...t, search: { ...search, pg: 'doc' } } } };
+    };
+    const steps = diffStorage(searched('title'), searched('name'), hints({ renamed: { name: 'title' } }));
+    expect(describeSteps(steps)).toEqual(['rename column t.title to name (history follows)']);
+    expect(steps[0]).toMatchObject({ search: { columns: [{ name: 'name' }] } });
+  });
 });
 
 describe('tightenedChecks', () => {

@@ -129,7 +129,17 @@ export type Step =
   | { kind: 'removeTable'; table: string; before: TableSnapshot }
   | { kind: 'renameResource'; table: string; from: string; to: string }
   | { kind: 'addColumn'; table: string; column: string; spec: ColumnModel }
-  | { kind: 'renameColumn'; table: string; column: string; from: string; resource?: string }
+  | {
+      kind: 'renameColumn';
+      table: string;
+      column: string;
+      from: string;
+      resource?: string;
+      /** The column (its unique index and foreign key are named after it). */
+      spec: ColumnModel;
+      /** The table's free-text index, under the new names, when the column is one of its fields. */
+      search?: SearchSnapshot;
+    }
   | { kind: 'removeColumn'; table: string; column: string; spec: ColumnModel; after: TableSnapshot }
   | {
       kind: 'changeColumn';
@@ -148,13 +158,26 @@ export type Step =
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const EMPTY_HINTS: TableHints = { renamed: {}, removed: [], onBreak: {}, fill: {} };
 
-/** `t` with column `from` named `to` (its rules, indexes and search follow under their old names). */
+/**
+ * `t` with column `from` named `to`: its rules and the free-text index's fields follow (a rename changes
+ * no value, so the index's text stays: emit.ts makes only its triggers read the new name); its plain
+ * indexes keep their old names (`<table>_<from>`), so the diff drops them and makes `<table>_<to>`.
+ */
 function renamedIn(t: TableSnapshot, from: string, to: string): TableSnapshot {
-  const columns = Object.fromEntries(Object.entries(t.columns).map(([k, v]) => [k === from ? to : k, v]));
-  const rules =
-    t.rules && Object.fromEntries(Object.entries(t.rules).map(([k, v]) => [k === from ? to : k, v]));
-  return { ...t, columns, ...(rules ? { rules } : {}) };
+  const rename = (k: string) => (k === from ? to : k);
+  const columns = Object.fromEntries(Object.entries(t.columns).map(([k, v]) => [rename(k), v]));
+  const rules = t.rules && Object.fromEntries(Object.entries(t.rules).map(([k, v]) => [rename(k), v]));
+  const search = t.search && {
+    ...t.search,
+    columns: t.search.columns.map((c) => ({ ...c, name: rename(c.name) })),
+    references: t.search.references.map((r) => ({ ...r, column: rename(r.column) })),
+  };
+  return { ...t, columns, ...(rules ? { rules } : {}), ...(search ? { search } : {}) };
 }
+
+/** Whether column `c` is one of the fields of the free-text index `s` (its own, or a reference's). */
+const searches = (s: SearchSnapshot | undefined, c: string) =>
+  !!s && (s.columns.some((x) => x.name === c) || s.references.some((r) => r.column === c));
 
 /** The steps from `before` to `after` (see the module doc); throws on a change it cannot make. */
 export function diffStorage(
@@ -186,8 +209,17 @@ export function diffStorage(
         throw new Error(
           `storage: ${table}.${column} has x-renamedFrom "${from}", which is no column of ${table}`,
         );
-      steps.push({ kind: 'renameColumn', table, column, from, resource: spec.resource });
+      const spec0 = old.columns[from];
       old = renamedIn(old, from, column);
+      steps.push({
+        kind: 'renameColumn',
+        table,
+        column,
+        from,
+        resource: spec.resource,
+        spec: spec0,
+        ...(searches(old.search, column) ? { search: old.search } : {}),
+      });
     }
     for (const column of Object.keys(old.columns)) {
       if (spec.columns[column]) continue;

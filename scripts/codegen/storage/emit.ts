@@ -5,9 +5,11 @@
  * `up(db, report?)` runs in phases, inside the one transaction server/db/migrator.ts opens:
  * 1. table renames (`ALTER TABLE ... RENAME`; its indexes, search and revision trigger made again under
  *    the new name); 2. search indexes and plain indexes that change are dropped; 3. column renames
- *    (`RENAME COLUMN`; the audit trail's `state` keys and `changed` names of the resource's entries are
- *    renamed too, so a record's history shows the old values under the new name) and resource renames
- *    (audit_log.resource); 4. new tables and columns; 5. the values of removed columns are copied to
+ *    (`RENAME COLUMN`, their unique index and foreign key renamed too; the audit trail's `state` keys and
+ *    `changed` names of the resource's entries are renamed, so a record's history shows the old values
+ *    under the new name; a free-text index keeps its text, only what reads the column follows it:
+ *    `columnRename`) and resource renames (audit_log.resource); 4. new tables and columns; 5. the values
+ *    of removed columns are copied to
  *    `removed_values`; 6. the checks of tightened rules (rules.ts): the breaking rows' ids are read, fixed
  *    where the schema says how (`x-onBreak`, `x-fill`), and if any rule still has breaking rows `up`
  *    throws, naming each rule, its rows' count and ids (the transaction rolls back: nothing changed);
@@ -22,8 +24,9 @@
  * `down` exists for migrations that only add (tables, columns, indexes, a search); any other throws.
  */
 import { REVISION } from '../../../kernel/server/model';
-import { additiveOnly, describeSteps, type Step, type TableSnapshot } from './diff';
 import { AUDIT_RUNTIME, addedColumns, tableChanges } from './audit';
+import { pgSearchRenamed } from '../../../kernel/server/searchIndex';
+import { additiveOnly, describeSteps, type SearchSnapshot, type Step, type TableSnapshot } from './diff';
 import { sqlLiteral, type Check } from './rules';
 import { columnLine, lit, q, revisionStatements, searchStatements } from './sql';
 
@@ -145,7 +148,7 @@ function sqliteRebuild(
   return `    {
       const kept = (
         await sql<{ name: string; sql: string }>\`SELECT name, sql FROM sqlite_master WHERE tbl_name = \${${q(table)}} AND type IN ('index', 'trigger') AND sql IS NOT NULL\`.execute(db)
-      ).rows.filter((o) => !${JSON.stringify(notUnique)}.includes(o.name) && !${JSON.stringify(removed)}.some((c) => new RegExp(\`\\\\b\${c}\\\\b\`).test(o.sql)));
+      ).rows.filter((o) => !${JSON.stringify(notUnique)}.includes(o.name) && (o.name.startsWith(${q(`${table}_fts_`)}) || !${JSON.stringify(removed)}.some((c) => new RegExp(\`\\\\b\${c}\\\\b\`).test(o.sql))));
       ${create}
       await sql.raw(${q(`INSERT INTO ${q(tmp)} (${cols.map(q).join(', ')}) SELECT ${select} FROM ${q(table)}`)}).execute(db);
       await sql.raw('PRAGMA legacy_alter_table = ON').execute(db);
@@ -162,22 +165,71 @@ const now = {
   lite: `strftime('%Y-%m-%d %H:%M:%S', 'now')`,
 };
 
-/** The statements renaming `from` to `to` in the audit trail of `resource` (phase 3). */
+/**
+ * The statements renaming `from` to `to` in the audit trail of `resource` (phase 3): the `state` keys and
+ * the `changed` names. A `state` is a flat JSON object of a row's columns (server/db/audit.ts `stateText`)
+ * whose values are numbers, strings or null: inside a string every `"` is escaped, so the text `"from":`
+ * can only be its key `from`. Where the new key is absent (every row but a rare one), the key is renamed
+ * in the text, without parsing the JSON (PostgreSQL's jsonb rewrite of the Tate import's 51,840 entries
+ * took 3-5 s, the text's 1.1 s); the rows left with the key (the new key present too: the old one's value
+ * wins, as before) are rewritten as JSON. `changed` is parsed only where its text names `from`.
+ */
 function auditRename(resource: string, from: string, to: string): Branch {
   const r = sqlLiteral(resource);
   const f = sqlLiteral(from);
   const t = sqlLiteral(to);
+  const key = (k: string) => sqlLiteral(`${JSON.stringify(k)}:`);
+  const named = sqlLiteral(JSON.stringify(from));
   const path = (k: string) => sqlLiteral(`$.${JSON.stringify(k)}`);
+  const text = (find: string) =>
+    `UPDATE audit_log SET state = replace(state, ${key(from)}, ${key(to)}) WHERE resource = ${r} AND ${find}(state, ${key(from)}) > 0 AND ${find}(state, ${key(to)}) = 0`;
   return {
     lite: [
-      `UPDATE audit_log SET state = json_set(json_remove(state, ${path(from)}), ${path(to)}, json(state -> ${path(from)})) WHERE resource = ${r} AND state IS NOT NULL AND json_type(state, ${path(from)}) IS NOT NULL`,
-      `UPDATE audit_log SET changed = (SELECT json_group_array(CASE WHEN value = ${f} THEN ${t} ELSE value END) FROM json_each(audit_log.changed)) WHERE resource = ${r} AND EXISTS (SELECT 1 FROM json_each(audit_log.changed) WHERE value = ${f})`,
+      text('instr'),
+      `UPDATE audit_log SET state = json_set(json_remove(state, ${path(from)}), ${path(to)}, json(state -> ${path(from)})) WHERE resource = ${r} AND instr(state, ${named}) > 0 AND json_type(state, ${path(from)}) IS NOT NULL`,
+      `UPDATE audit_log SET changed = (SELECT json_group_array(CASE WHEN value = ${f} THEN ${t} ELSE value END) FROM json_each(audit_log.changed)) WHERE resource = ${r} AND instr(changed, ${named}) > 0 AND EXISTS (SELECT 1 FROM json_each(audit_log.changed) WHERE value = ${f})`,
     ],
     pg: [
-      `UPDATE audit_log SET state = ((state::jsonb - ${f}) || jsonb_build_object(${t}, state::jsonb -> ${f}))::text WHERE resource = ${r} AND state IS NOT NULL AND jsonb_exists(state::jsonb, ${f})`,
-      `UPDATE audit_log SET changed = (SELECT jsonb_agg(CASE WHEN v = ${f} THEN ${t} ELSE v END) FROM jsonb_array_elements_text(changed::jsonb) v)::text WHERE resource = ${r} AND jsonb_exists(changed::jsonb, ${f})`,
+      text('strpos'),
+      `UPDATE audit_log SET state = ((state::jsonb - ${f}) || jsonb_build_object(${t}, state::jsonb -> ${f}))::text WHERE resource = ${r} AND CASE WHEN strpos(state, ${named}) > 0 THEN jsonb_exists(state::jsonb, ${f}) ELSE false END`,
+      `UPDATE audit_log SET changed = (SELECT jsonb_agg(CASE WHEN v = ${f} THEN ${t} ELSE v END) FROM jsonb_array_elements_text(changed::jsonb) v)::text WHERE resource = ${r} AND CASE WHEN strpos(changed, ${named}) > 0 THEN jsonb_exists(changed::jsonb, ${f}) ELSE false END`,
     ],
   };
+}
+
+/**
+ * The statements renaming a column (phase 3), besides its audit trail: `RENAME COLUMN`, then the names
+ * the generator gives its constraints, so that a later migration finds them: its unique index
+ * `<table>_<column>_key` (PostgreSQL `ALTER INDEX`, which renames a unique constraint too; SQLite, which
+ * cannot rename an index, makes it again under the new name when it exists) and its foreign key
+ * `<table>_<column>_fkey` (PostgreSQL; SQLite's is part of the table, renamed with the column).
+ * The free-text index keeps its text (a rename changes no value): SQLite's `RENAME COLUMN` rewrites the
+ * FTS5 triggers that read the column (sqlite.org/lang_altertable.html: "within all indexes, triggers, and
+ * views"; the FTS5 table's own column keeps its old label, which no query names), and PostgreSQL's search
+ * functions are replaced once per table after its renames (`searchRenamed`).
+ */
+function columnRename(s: Extract<Step, { kind: 'renameColumn' }>): string {
+  const t = q(s.table);
+  const rename = `ALTER TABLE ${t} RENAME COLUMN ${q(s.from)} TO ${q(s.column)}`;
+  const [key0, key1] = [`${s.table}_${s.from}_key`, `${s.table}_${s.column}_key`];
+  const [fk0, fk1] = [`${s.table}_${s.from}_fkey`, `${s.table}_${s.column}_fkey`];
+  const pg = [rename];
+  if (s.spec.unique) pg.push(`ALTER INDEX IF EXISTS ${q(key0)} RENAME TO ${q(key1)}`);
+  if (s.spec.references)
+    pg.push(
+      `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = ${sqlLiteral(t)}::regclass AND conname = ${sqlLiteral(fk0)}) THEN ALTER TABLE ${t} RENAME CONSTRAINT ${q(fk0)} TO ${q(fk1)}; END IF; END $$`,
+    );
+  const run = (st: string) => `    await sql.raw(${q(st)}).execute(db);`;
+  const lite = [run(rename)];
+  if (s.spec.unique)
+    lite.push(
+      `    if ((await sql\`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = \${${q(key0)}}\`.execute(db)).rows.length) {`,
+      `  ${run(`DROP INDEX ${q(key0)}`)}`,
+      `  ${run(`CREATE UNIQUE INDEX ${q(key1)} ON ${t} (${q(s.column)})`)}`,
+      '    }',
+    );
+  if (same(pg, [rename]) && lite.length === 1) return `  await sql.raw(${q(rename)}).execute(db);`;
+  return `  if (pg) {\n${pg.map(run).join('\n')}\n  } else {\n${lite.join('\n')}\n  }`;
 }
 
 /** The source of a migration doing `steps` on SQLite and PostgreSQL (see the module doc). */
@@ -200,7 +252,12 @@ export function migrationSource(name: string, steps: Step[]): string {
   const checks: Check[] = [];
   const rebuilds = new Map<
     string,
-    { spec: TableSnapshot; casts: Record<string, string>; removed: string[]; pg: string[] }
+    {
+      spec: TableSnapshot;
+      casts: Record<string, string>;
+      removed: string[];
+      pg: string[];
+    }
   >();
   const rebuild = (table: string, spec: TableSnapshot) => {
     const r = rebuilds.get(table) ?? { spec, casts: {}, removed: [], pg: [] };
@@ -212,6 +269,8 @@ export function migrationSource(name: string, steps: Step[]): string {
   const changes = tableChanges(steps);
   const added = addedColumns(steps);
   const audits = new Map<Check, { resource: string; state: string[] }>();
+  /** Per table, its free-text index after its column renames (PostgreSQL's functions are made again). */
+  const searchRenamed = new Map<string, SearchSnapshot>();
   for (const s of steps) {
     if (s.kind === 'addTable') {
       phases[4].push(
@@ -266,8 +325,11 @@ export function migrationSource(name: string, steps: Step[]): string {
         both([`UPDATE audit_log SET resource = ${sqlLiteral(s.to)} WHERE resource = ${sqlLiteral(s.from)}`]),
       );
     } else if (s.kind === 'renameColumn') {
-      push(3, both([`ALTER TABLE ${q(s.table)} RENAME COLUMN ${q(s.from)} TO ${q(s.column)}`]));
+      phases[3].push(columnRename(s));
       if (s.resource) push(3, auditRename(s.resource, s.from, s.column));
+      // a search rebuilt by this migration (a search step) reads the new names already
+      if (s.search && !steps.some((x) => x.kind === 'search' && x.table === s.table))
+        searchRenamed.set(s.table, s.search);
     } else if (s.kind === 'addColumn') {
       phases[4].push(
         `  await db.schema.alterTable(${q(s.table)})${columnLine(s.column, s.spec, true)}.execute();`,
@@ -325,6 +387,8 @@ export function migrationSource(name: string, steps: Step[]): string {
       down.unshift(branch({ pg: whole.pgDown, lite: whole.liteDown }));
     }
   }
+  for (const [table, search] of searchRenamed)
+    if (search.pg === 'doc') push(3, { pg: pgSearchRenamed(table, search), lite: [] });
   for (const [table, r] of rebuilds)
     phases[7].push(
       `  if (pg) {\n${run(r.pg).join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${sqliteRebuild(table, r.spec, r.casts, r.removed)}\n  }`,
