@@ -14,9 +14,10 @@
  *    where the schema says how (`x-onBreak`, `x-fill`), and if any rule still has breaking rows `up`
  *    throws, naming each rule, its rows' count and ids (the transaction rolls back: nothing changed);
  *    `report`, when given (`codegen --plan`), receives every check's rows first; 7. column changes and
- *    removals: PostgreSQL `ALTER TABLE`, SQLite a table rebuild (new table, copy, drop, rename; the
- *    table's other indexes and triggers read from sqlite_master and made again; foreign keys are off
- *    during the migration, checked before commit, server/db/migrator.ts); 8. new indexes, unique
+ *    removals: PostgreSQL `ALTER TABLE`, SQLite `DROP COLUMN` for a table that only loses columns
+ *    (`sqliteDropColumns`), else a table rebuild (new table, copy, drop, rename; the table's other
+ *    indexes and triggers read from sqlite_master and made again; foreign keys are off during the
+ *    migration, checked before commit, server/db/migrator.ts); 8. new indexes, unique
  *    indexes, search indexes and revision triggers; 9. removed tables are renamed `removed_<table>`;
  *    10. the audit rows (audit.ts): the migration's own, naming its column changes, and one per row a fix
  *    wrote (before/after, as account `system`), so History shows the fix and the ledger's edit audit tells
@@ -160,6 +161,29 @@ ${uniques.map((u) => `      await sql.raw(${q(u)}).execute(db);`).join('\n')}
     }`;
 }
 
+/**
+ * The SQLite removal of the columns `removed` of `table` (phase 7) when nothing else of the table changes:
+ * `ALTER TABLE ... DROP COLUMN`, which rewrites the rows in place and keeps every index (a rebuild copies
+ * the table and makes each index again). SQLite refuses it for a column that an index, a trigger or a view
+ * names (sqlite.org/lang_altertable.html, "ALTER TABLE DROP COLUMN"); the plain indexes of a removed
+ * column are dropped in phase 2 and its search triggers too, so when any other object of the schema names
+ * one of the columns (a word of its SQL), the table is rebuilt instead (`sqliteRebuild`).
+ */
+function sqliteDropColumns(table: string, spec: TableSnapshot, removed: string[]): string {
+  const drops = removed.map(
+    (c) => `        await sql.raw(${q(`ALTER TABLE ${q(table)} DROP COLUMN ${q(c)}`)}).execute(db);`,
+  );
+  return `    {
+      const named = (
+        await sql<{ sql: string }>\`SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger', 'view') AND sql IS NOT NULL\`.execute(db)
+      ).rows.some((o) => ${JSON.stringify(removed)}.some((c) => new RegExp(\`\\\\b\${c}\\\\b\`).test(o.sql)));
+      if (!named) {
+${drops.join('\n')}
+      } else
+${sqliteRebuild(table, spec, {}, removed).replace(/^/gm, '    ')}
+    }`;
+}
+
 const now = {
   pg: `to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS')`,
   lite: `strftime('%Y-%m-%d %H:%M:%S', 'now')`,
@@ -257,10 +281,12 @@ export function migrationSource(name: string, steps: Step[]): string {
       casts: Record<string, string>;
       removed: string[];
       pg: string[];
+      /** Whether SQLite must rebuild the table (a column changes, or a removed one is unique or a key). */
+      rebuild: boolean;
     }
   >();
   const rebuild = (table: string, spec: TableSnapshot) => {
-    const r = rebuilds.get(table) ?? { spec, casts: {}, removed: [], pg: [] };
+    const r = rebuilds.get(table) ?? { spec, casts: {}, removed: [], pg: [], rebuild: false };
     rebuilds.set(table, r);
     return r;
   };
@@ -349,6 +375,7 @@ export function migrationSource(name: string, steps: Step[]): string {
       push(5, { pg: [insert(now.pg)], lite: [insert(now.lite)] });
       const r = rebuild(s.table, s.after);
       r.removed.push(s.column);
+      if (s.spec.unique || s.spec.references || s.spec.primaryKey) r.rebuild = true;
       r.pg.push(`ALTER TABLE ${q(s.table)} DROP COLUMN ${q(s.column)}`);
     } else if (s.kind === 'changeColumn') {
       if (s.convert)
@@ -361,6 +388,7 @@ export function migrationSource(name: string, steps: Step[]): string {
       const changed = JSON.stringify(s.before) !== JSON.stringify(s.spec);
       if (!changed) continue;
       const r = rebuild(s.table, s.after);
+      r.rebuild = true;
       r.pg.push(...pgChange(s));
       if (s.before.type !== s.spec.type) r.casts[s.column] = `CAST(${q(s.column)} AS REAL)`;
       if (s.spec.unique && !s.before.unique)
@@ -391,7 +419,7 @@ export function migrationSource(name: string, steps: Step[]): string {
     if (search.pg === 'doc') push(3, { pg: pgSearchRenamed(table, search), lite: [] });
   for (const [table, r] of rebuilds)
     phases[7].push(
-      `  if (pg) {\n${run(r.pg).join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${sqliteRebuild(table, r.spec, r.casts, r.removed)}\n  }`,
+      `  if (pg) {\n${run(r.pg).join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${r.rebuild ? sqliteRebuild(table, r.spec, r.casts, r.removed) : sqliteDropColumns(table, r.spec, r.removed)}\n  }`,
     );
   if (archive)
     phases[5].unshift(
