@@ -23,8 +23,11 @@ const API_SERIAL = [
   'tests/api/concurrency.test.ts',
 ];
 
-/** API files that mock a module (vi.mock): isolated, so that the mock reaches no other file. */
-const API_ISOLATED = ['tests/api/login-timing.test.ts'];
+/**
+ * API files that mock a module (vi.mock) or import the server anew (vi.resetModules): isolated, so that
+ * neither reaches another file.
+ */
+const API_ISOLATED = ['tests/api/login-timing.test.ts', 'tests/api/evolution-tate.test.ts'];
 
 export default defineConfig({
   test: {

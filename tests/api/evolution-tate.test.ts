@@ -8,23 +8,87 @@
  *   the tightened rule (none for the others), and refuses the migration until the schema says what to do;
  * - every other value of every row is kept (a digest of each row, the edited column left out; a renamed
  *   column compared under its new name), and the edited column is kept outside the breaking rows;
- * - the generic repository behind every resource call (kernel/server/repository.ts) works on the migrated
- *   table with the edited schema: list (total = rows), getOne, update, History;
- * - the history of the renamed field survives: an edit of `texture` made before the rename is listed
- *   under `medium`;
+ * - the product's API works over HTTP, from a server built in this process after the edit with the
+ *   edited schema as codegen would leave it (`evolvedServer`: its module graph imported again from the
+ *   edited schema list and migrations list, the artwork validators compiled at run time instead of by
+ *   codegen, which takes ~14 s an edit), on the migrated database: list (total = rows), getOne, update;
+ *   each edit's refusals (400 naming the field, by its label in en and zh after the edit, in en again
+ *   after the last edit): the renamed field's old name, an unknown category, a name over 50 characters,
+ *   the removed enum value, the removed field; the added enum value taken; the required field's default
+ *   on create; the renamed field's values found by the free-text search (its index kept, later writes
+ *   found too) and its history: an edit of `texture` made before the rename is listed under `medium` in
+ *   History;
  * - the removed field's values are in `removed_values`, one row per non-null value.
  */
-import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import type Ajv from 'ajv';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
-import { revisionsOf } from '../../kernel/server/history';
 import { resourceModels } from '../../kernel/server/model';
 import { Repository } from '../../kernel/server/repository';
 import { importTate } from '../../server/import/importer';
 import { SEED_FILES } from '../../server/import/seed';
-import { connect } from '../../server/db/connect';
+import { call, type ApiTarget } from '../support/schemaFuzzApi';
 import { EDITS, evolution, rowDigests, type Edit, type EditResult } from '../support/tateEvolution';
 import { createTestApp, type TestApp } from './helpers';
+
+/**
+ * What a server started after an edit is built from, as codegen would leave the repository: the schema
+ * list (common/generated/schemaIndex.ts, the artwork schema as edited), the migrations list
+ * (server/db/migrations/index.ts, the edits' migrations added) and, for the artwork schema's ids, validators
+ * compiled at run time from the edited registry (codegen precompiles them into common/generated/; the
+ * other ids keep theirs). Until the first edit, all three are the repository's. (Mocks: this file runs
+ * in a worker of its own, vitest.config.ts API_ISOLATED.)
+ */
+const live = vi.hoisted(() => ({
+  schemas: undefined as Record<string, unknown>[] | undefined,
+  migrations: undefined as Record<string, unknown> | undefined,
+  ajv: undefined as { body: Ajv; query: Ajv } | undefined,
+}));
+vi.mock('../../common/generated/schemaIndex', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../common/generated/schemaIndex')>();
+  live.schemas ??= [...real.schemaList];
+  return { ...real, schemaList: live.schemas };
+});
+vi.mock('../../server/db/migrations/index', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../server/db/migrations/index')>();
+  live.migrations ??= { ...real.migrations };
+  return { ...real, migrations: live.migrations };
+});
+vi.mock('../../kernel/dialect/validators', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../kernel/dialect/validators')>();
+  const edited = (id: string) => !!live.ajv && (id === 'artwork' || id.startsWith('artwork.'));
+  const compiled = (ajv: Ajv, id: string) => {
+    const v = ajv.getSchema(id);
+    if (!v) throw new Error(`Unknown schema "${id}"`);
+    return v;
+  };
+  return {
+    validatorFor: (id: string) => (edited(id) ? compiled(live.ajv!.body, id) : real.validatorFor(id)),
+    queryValidatorFor: (id: string) =>
+      edited(id) ? compiled(live.ajv!.query, id) : real.queryValidatorFor(id),
+  };
+});
+
+/**
+ * The product's server as started after the edits so far: the app (server/app.ts `buildApp`) of a module
+ * graph imported anew from the edited registry (see `live`), on the migrated database, listening on a free
+ * loopback port. `target` calls it as the admin.
+ */
+async function evolvedServer(): Promise<{ target: ApiTarget; close: () => Promise<void> }> {
+  const schemas = live.schemas!;
+  schemas[schemas.findIndex((s) => s.$id === 'artwork')] = structuredClone(evo.artwork());
+  Object.assign(live.migrations!, evo.migrations());
+  vi.resetModules();
+  const { createAjv } = await import('../../kernel/dialect/schemaCompiler');
+  live.ajv = { body: createAjv(), query: createAjv({ coerceTypes: true }) };
+  const { buildApp } = await import('../../server/app');
+  const app = await buildApp(t.app.config);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return { target: { url: `http://127.0.0.1:${port}`, token: t.adminToken }, close: () => app.close() };
+}
 
 const actor = { accountId: null, account: 'tester', call: 'POST /test' };
 /** Columns the edits add: left out of the before/after digests. */
@@ -125,41 +189,115 @@ describe.each(EDITS.map((edit, i) => ({ edit, i })))('edit $edit.title', ({ edit
       expect(kept.size).toBeGreaterThan(0);
     }
 
-    // the generic repository on the migrated table, with the edited schema, on a new connection as a
-    // server started on the migrated database has (PostgreSQL: this process' prepared statements of
-    // `SELECT *` are planned for the table as it was; a server runs its migrations before preparing any)
-    const { db } = connect({
-      dataDir: t.dataDir,
-      databaseUrl: t.app.config.databaseUrl,
-      sqliteFile: t.app.config.sqliteFile,
-    });
-    try {
-      await apiWorks(db, edit, [...before.keys()].slice(0, 5));
-    } finally {
-      await db.destroy();
-    }
+    // the product's API over HTTP, from a server built on the migrated database with the edited schema
+    await httpWorks(edit, [...before.keys()].slice(0, 5));
   }, 60_000);
 });
 
-/** list, getOne, update and the History of the renamed field, through the generic repository on `db`. */
-async function apiWorks(db: Kysely<any>, edit: Edit, firstIds: number[]) {
-  const artworks = repo();
-  const page = await artworks.list(db, { page: 1, pageSize: 5, sort: 'id', order: 'ASC' });
-  expect(page.total).toBe(total);
-  expect(page.list.map((a) => a.id)).toEqual(firstIds);
-  const id = page.list[1].id as number;
-  const one = await artworks.getOne(db, id);
-  expect(one).toMatchObject({ id, provenance: null });
-  if (edit.changed.includes('possessor')) expect(one).not.toHaveProperty('possessor');
-  const updated = await artworks.update(db, { id, provenance: `after ${edit.title}` }, actor);
-  expect(updated.provenance).toBe(`after ${edit.title}`);
-  await artworks.update(db, { id, provenance: null }, actor);
+/** Whether edit `n` (1-based) is done (`done`), or the last one done (`at`): what the probes below check. */
+const done = (n: number) => results.length >= n;
+const at = (n: number) => results.length === n;
 
-  // the renamed field's history survives (an edit made before the rename, now under the new name)
-  if (results.some((x) => x.edit.renamed)) {
-    const history = await revisionsOf(db, artworks as never, edited);
-    const change = history.flatMap((h) => h.changes).find((c) => c.field === 'medium');
-    expect(change).toMatchObject({ field: 'medium', after: 'Oil paint on canvas, relined' });
-    expect(history.flatMap((h) => h.changes).some((c) => c.field === 'texture')).toBe(false);
+/**
+ * The product's calls over HTTP on a server started after `edit` (`evolvedServer`): list (total = rows,
+ * first page), getOne, update and its refusals, create, the free-text search and History, each answer
+ * checked for what the edits so far changed.
+ */
+async function httpWorks(edit: Edit, firstIds: number[]) {
+  const server = await evolvedServer();
+  try {
+    const api = (method: 'GET' | 'POST', path: string, body?: unknown, lang?: 'en' | 'zh') =>
+      call(server.target, method, path, body, lang);
+    const list = async (body: Record<string, unknown>) => {
+      const r = await api('POST', '/artmanager/artwork/searchArtworkList', { page: 1, pageSize: 5, ...body });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.data as { list: Record<string, unknown>[]; total: number };
+    };
+    const update = (body: Record<string, unknown>, lang?: 'en' | 'zh') =>
+      api('POST', '/artmanager/artwork/baseInfo', body, lang);
+    /**
+     * A refused write: 400 naming `field`, the message naming it by its label in the language asked (an
+     * unknown field, which has none, by its name).
+     */
+    const refused = async (
+      body: Record<string, unknown>,
+      field: string,
+      label: [string, string] | undefined,
+      langs: ('en' | 'zh')[],
+    ) => {
+      for (const lang of langs) {
+        const r = await update(body, lang);
+        expect(r.status, JSON.stringify(r.body)).toBe(400);
+        expect(r.body.data.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+        expect(r.body.msg).toContain(label?.[lang === 'en' ? 0 : 1] ?? field);
+      }
+    };
+
+    const page = await list({ sort: 'id', order: 'ASC' });
+    expect(page.total).toBe(total);
+    expect(page.list.map((a) => a.id)).toEqual(firstIds);
+    const id = page.list[1].id as number;
+    const one = (await api('GET', `/artmanager/artwork/ArtInfoByArtId?artId=${id}`)).body.data;
+    expect(one).toMatchObject({ id, provenance: null });
+    if (done(2)) expect(one.inventoryChecked).toBe(0);
+    if (done(3)) {
+      expect(typeof one.medium).toBe('string');
+      expect(one).not.toHaveProperty('texture');
+    }
+    if (done(8)) expect(one).not.toHaveProperty('possessor');
+    const r = await update({ id, provenance: `after ${edit.title}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data.provenance).toBe(`after ${edit.title}`);
+    expect((await update({ id, provenance: null })).status).toBe(200);
+
+    // what each edit refuses, naming the field: after it in en and zh, after the last edit in en again
+    const category: [string, string] = ['Category', '作品分类'];
+    const rules: [number, Record<string, unknown>, string, [string, string]?][] = [
+      [3, { texture: 'Ink' }, 'texture'],
+      [4, { classify: 'no such category' }, 'classify', category],
+      [5, { artWorkName: 'x'.repeat(51) }, 'artWorkName', ['Artwork name', '作品名称']],
+      [7, { classify: 'relief' }, 'classify', category],
+      [8, { possessor: 'Tate' }, 'possessor'],
+    ];
+    for (const [n, body, field, label] of rules)
+      if (at(n) || (done(n) && at(EDITS.length)))
+        await refused({ id, ...body }, field, label, at(n) ? ['en', 'zh'] : ['en']);
+    if (at(6)) {
+      // the enum value added is taken
+      expect((await update({ id, classify: 'video' })).status).toBe(200);
+      expect((await update({ id, classify: one.classify })).status).toBe(200);
+    }
+
+    // a new record gets the required field's default (and, after the last edit, every edit's rules)
+    if (at(2) || at(EDITS.length)) {
+      const created = await api('POST', '/artmanager/artwork/addArtwork', {
+        artWorkName: `created after ${edit.title}`.slice(0, 50),
+        author: one.author,
+        classify: done(6) ? 'video' : one.classify,
+        [done(3) ? 'medium' : 'texture']: 'Video, colour',
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(created.body.data).toMatchObject({ inventoryChecked: 0, provenance: null });
+      const gone = await api('POST', '/artmanager/artwork/deleteArt', { id: created.body.data.id });
+      expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    }
+
+    if (at(3) || at(EDITS.length)) {
+      // the renamed field: its values and later writes found by the free-text search
+      expect((await list({ q: 'canvas, relined' })).list.map((a) => a.id)).toEqual([edited]);
+      const medium = `Zqx medium ${results.length}`;
+      expect((await update({ id, medium })).status).toBe(200);
+      expect((await list({ q: medium })).list.map((a) => a.id)).toEqual([id]);
+      // its history: an edit made before the rename, listed under the new name (History tab)
+      const history = await api('GET', `/dev-api/history/revisions?resource=artworks&id=${edited}`);
+      expect(history.status, JSON.stringify(history.body)).toBe(200);
+      const changes = history.body.data.list.flatMap((h: { changes: { field: string }[] }) => h.changes);
+      expect(changes.find((c: { field: string }) => c.field === 'medium')).toMatchObject({
+        after: 'Oil paint on canvas, relined',
+      });
+      expect(changes.some((c: { field: string }) => c.field === 'texture')).toBe(false);
+    }
+  } finally {
+    await server.close();
   }
 }

@@ -201,7 +201,7 @@ const ms = (t0: number) => Math.round(performance.now() - t0);
 /**
  * Runs the edits in order on `db` (migrated to the landed migrations, holding the import): the evolving
  * schemas (`schemas`, the artwork schema edited in place), the migrations list and snapshot. `step`
- * runs one edit; `schemaOf` answers the artwork schema as it is now.
+ * runs one edit; `artwork` answers the artwork schema as it is now, `migrations` the migrations so far.
  */
 export function evolution(db: Kysely<any>, tmpName: string) {
   const list = repositorySchemas();
@@ -292,6 +292,8 @@ export function evolution(db: Kysely<any>, tmpName: string) {
     breaking,
     schemas: () => list.map((l) => l.schema),
     artwork: () => artwork,
+    /** The landed migrations and those of the edits run so far, by name (what a server started now runs). */
+    migrations: () => migrationList,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
