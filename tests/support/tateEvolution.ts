@@ -313,12 +313,17 @@ export async function rowDigests(
   const out = new Map<number, string>();
   const loose = new Set(fixed);
   const rows = (await sql.raw<Json>(`SELECT * FROM "${table}" ORDER BY id`).execute(db)).rows;
-  for (const row of rows) {
-    const left = loose.has(Number(row.id)) ? [...skip, 'revision'] : skip;
-    const values: [string, unknown][] = Object.entries(row)
-      .map(([k, v]): [string, unknown] => [rename[k] ?? k, v])
-      .filter(([k]) => !left.includes(k))
+  // the columns compared, under their compared names, in one order (worked out once, not per row)
+  const order = (left: string[]) =>
+    Object.keys(rows[0] ?? {})
+      .map((k): [string, string] => [rename[k] ?? k, k])
+      .filter(([name]) => !left.includes(name))
       .sort(([a], [b]) => a.localeCompare(b));
+  const plain = order(skip);
+  const fixedOrder = order([...skip, 'revision']);
+  for (const row of rows) {
+    const cols = loose.has(Number(row.id)) ? fixedOrder : plain;
+    const values = cols.map(([name, k]) => [name, row[k]]);
     out.set(Number(row.id), createHash('sha256').update(JSON.stringify(values)).digest('hex'));
   }
   return out;
