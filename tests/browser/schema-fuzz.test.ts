@@ -51,15 +51,6 @@ const ONLY = process.env.FUZZ_ONLY?.split(',').filter(Boolean);
 export const KNOWN_KERNEL_GAPS: { issue: string; gap: string; strip: (s: Json) => void }[] = [
   {
     issue: '33 (found by the keyword kinds; not in the parallel fix)',
-    gap: 'a top-level $ref property is stored by its own keys only: kernel/server/model.ts modelOf does not deref, so a $ref to a string or object gets an integer column (PostgreSQL 500 "invalid input syntax for type integer", SQLite 500 binding an object)',
-    // the property written out (its definition under its own keys): the definitions stay in the schema
-    strip: (s) => {
-      for (const [k, p] of Object.entries<Json>(s.properties))
-        if (p.$ref) s.properties[k] = derefIn(s.definitions ?? {}, p);
-    },
-  },
-  {
-    issue: '33 (found by the keyword kinds; not in the parallel fix)',
     gap: 'x-endpoints.updateMany is admitted by the dialect but never served (kernel/server/resources.ts skips it): no route, no OpenAPI entry',
     strip: (s) => void delete s['x-endpoints'].updateMany,
   },

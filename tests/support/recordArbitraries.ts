@@ -173,9 +173,15 @@ export function valueArb(
   }
 }
 
-/** The writable properties of a schema (not readOnly), by name. */
+/**
+ * The writable properties of a schema (not readOnly), by name, each as the server reads it: a `$ref`'d
+ * property merged with its definition (chains followed; the server inlines every reference), so that its
+ * `default`, `readOnly` and rules are the definition's under the property's own keys.
+ */
 export const writable = (schema: Json): [string, Json][] =>
-  Object.entries<Json>(schema.properties).filter(([, p]) => !p.readOnly);
+  Object.entries<Json>(schema.properties)
+    .map(([k, p]): [string, Json] => [k, derefIn(schema.definitions ?? {}, p)])
+    .filter(([, p]) => !p.readOnly);
 
 /**
  * Valid records of `schema`: every required field, each optional one present or not, `x-ordered` pairs
