@@ -61,6 +61,7 @@ export const serverMessagesEn = {
     'Cannot delete %{records}: refused while the %{label} has %{referrerResources}; delete or reassign their %{referrerResources} first',
   'record.deleteReferencedMeanwhile':
     'Refused: another record still references this one (added meanwhile); delete or reassign it first',
+  'record.manyFailed': 'Nothing was saved: %{label} %{id} refused the change: %{details}',
   'record.stale':
     '%{label} %{id} was changed by %{actor} since you loaded it (revision %{revision}; yours is %{yours}): review the changes and save again',
   // The pigeonhole (archive and restore)

@@ -43,6 +43,7 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',
   'record.deleteReferencedMeanwhile': '已拒绝：有其他记录（刚刚添加）仍引用此记录；请先删除或重新分配',
+  'record.manyFailed': '未保存任何记录：%{label} %{id} 拒绝了此修改：%{details}',
   'record.stale':
     '%{label} %{id} 在您打开后已被 %{actor} 修改（当前版本 %{revision}，您的版本 %{yours}）：请核对修改后再保存',
   'pigeonhole.referenced': '无法归档%{label} %{id}：仍有 %{count} 个%{referrer}引用它；请先归档或重新分配',

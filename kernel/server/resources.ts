@@ -15,13 +15,15 @@
  * - revisions (revisions.ts): getOne and update answer the record's `ETag` (`"7"`, its `revision`); an
  *   update takes `If-Match` or the body's `revision`, one record's delete `If-Match`: stale is 409 with the
  *   current record;
- * - writes (create, update, delete) audited in their transaction, with the signed-in account and the call
- *   (server/db/audit.ts).
+ * - updateMany (`{<ids>: [...], data: {...}}`, react-admin's): each record updated as by update, all or
+ *   none, in one transaction (updateMany.ts); gated by its own roles, else the update's, else the schema's;
+ * - writes (create, update, updateMany, delete) audited in their transaction, with the signed-in account
+ *   and the call (server/db/audit.ts).
  * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
  * (put on chain, dashboard). Hand-written routes beside their resource handle what is not CRUD.
  */
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import {
   buildVariant,
   MAX_ID,
@@ -41,6 +43,7 @@ import { filtersOf, inReadScope, type ListQuery } from './listQuery';
 import { registerExport } from './exportRoutes';
 import { resourceModels, type ResourceModel } from './model';
 import { Repository, type ResourceHooks } from './repository';
+import { DATA, invalidBody, updateMany, updateManyBody, writableNames } from './updateMany';
 import type { ResourceRecords } from '../../server/db/generated/tables';
 
 /** The repository of each resource, by resource name (`x-resource.name`), typed by the generated records. */
@@ -196,7 +199,7 @@ function registerResource<R extends object>(
   for (const [verb, spec] of Object.entries(endpoints))
     if (verb === 'getManyReference')
       for (const [target, s] of Object.entries(spec as Record<string, EndpointSpec>)) add(`ref:${target}`, s);
-    else if (verb !== 'updateMany') add(verb, spec as EndpointSpec);
+    else add(verb, spec as EndpointSpec);
 
   // Each call on its own path, then on each alias (one implementation; an update alias may narrow the body).
   const routes = [...calls.values()].flatMap((c) => [
@@ -293,6 +296,30 @@ function registerResource<R extends object>(
           const etag = etagOf(saved);
           if (etag) void reply.header('etag', etag);
           return ok(saved);
+        },
+      });
+    } else if (names.length === 1 && names[0] === 'updateMany') {
+      const idsName = verbs.get('updateMany')!.ids ?? 'ids';
+      // A call of several records' update is at least the update's: its own roles, else the update's.
+      const updateRoles = callRoles ?? endpoints.update?.roles;
+      app.route<{ Body: Record<string, unknown> }>({
+        method,
+        url: path,
+        onRequest: updateRoles ? app.requireRoles(updateRoles) : onRequest,
+        // the body's 400 names `data.<field>` by the record's labels (updateMany.ts `invalidBody`)
+        attachValidation: true,
+        schema: {
+          body: updateManyBody(narrowedUpdate(schema, writableNames(schema)), idsName),
+          response: envelope({
+            type: 'object',
+            properties: { ids: { type: 'array', items: { type: 'integer' } } },
+          }),
+        },
+        handler: async (req) => {
+          if (req.validationError) throw invalidBody(id, req.validationError as FastifyError);
+          const ids = req.body[idsName] as number[];
+          const data = req.body[DATA] as Record<string, unknown>;
+          return ok(await updateMany(repo as Repository<object>, db, ids, data, actorOf(req)));
         },
       });
     } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {

@@ -327,6 +327,26 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     expect(r).toEqual({ data: [1, 2] });
   });
 
+  it('updateMany with its endpoint: one call {ids, data} with the writable fields', async () => {
+    const authors = resourceSchemas().find((s) => s['x-resource']!.name === 'authors')!;
+    const endpoints = authors['x-endpoints']!;
+    endpoints.updateMany = { method: 'POST', path: '/artmanager/authors/updateMany', ids: 'ids' };
+    try {
+      const { calls, dp } = fake(() => ({ ids: [1, 2] }));
+      const r = await dp.updateMany('authors', { ids: ['1', 2], data: { wxIsEnable: 1, createTime: 'x' } });
+      expect(calls).toEqual([
+        {
+          url: '/artmanager/authors/updateMany',
+          method: 'POST',
+          body: { ids: [1, 2], data: { wxIsEnable: 1 } },
+        },
+      ]);
+      expect(r).toEqual({ data: ['1', 2] });
+    } finally {
+      delete endpoints.updateMany;
+    }
+  });
+
   it('delete authors / artworks: POST deleteAuthors / deleteArt {id}, answering the previous record', async () => {
     const { calls, dp } = fake(() => ({ ids: [5] }));
     const r = await dp.delete('authors', { id: 5, previousData: { id: 5, authorName: 'A' } });

@@ -19,7 +19,8 @@
  *   `previousData`'s revision: a record changed since is refused (409 with the current record; the edit
  *   page shows the conflict, src/schema-ui/conflict.tsx).
  * - delete / deleteMany: body `{[id]: id}` (with `If-Match` as update) / `{[ids]: [...]}`.
- * - updateMany, and deleteMany without its endpoint: N single calls.
+ * - updateMany: body `{[ids]: [...], data}` (the writable fields), one call, all or none; without its
+ *   endpoint, N update calls. deleteMany without its endpoint: N delete calls.
  * - a verb the schema does not declare rejects with an Error naming the resource and the verb.
  *
  * Options of an `x-endpoints` entry beyond `{method, path, id, ids}` (schemas whose records are not
@@ -318,8 +319,13 @@ export function createDataProvider(
 
     async updateMany(resource: string, params: UpdateManyParams) {
       const schema = schemaForResource(resource);
-      const spec = endpoint(schema, 'update');
       const data = writableFields(schema, params.data);
+      const many = schema['x-endpoints']?.updateMany;
+      if (many) {
+        await call(many, { [many.ids ?? 'ids']: idsParam(many, params.ids), data });
+        return { data: params.ids };
+      }
+      const spec = endpoint(schema, 'update');
       await Promise.all(params.ids.map((id) => call(spec, { ...data, id: numericId(id) })));
       return { data: params.ids };
     },

@@ -8,7 +8,8 @@
  * server on SQLite or, with `TEST_DATABASE_URL`, on PostgreSQL. The API answers what the schema says:
  * `$ref`'d values round-trip and are validated (400 naming the nested field), a count over the resource's
  * own records counts only the records sharing the key, the pigeonhole archives and lists the new
- * resource, the export carries the count and the OpenAPI document has no reference left to resolve.
+ * resource, the export carries the count and the OpenAPI document has no reference left to resolve;
+ * updateMany writes one change to several records as update does, all or none, naming a refusing record.
  */
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -174,6 +175,76 @@ export function describeDialectKeywords(target: () => KeywordTarget): void {
       expect((await call('GET', `${BASE}/getInfo?id=${t.id}`)).body.data.authorName).toBe(
         target().authorName,
       );
+    });
+  });
+
+  describe('updateMany', () => {
+    const many = (body: unknown, opts?: { who?: 'admin' | 'user'; lang?: 'en' | 'zh' }) =>
+      call('POST', `${BASE}/updateMany`, body, opts);
+    const one = async (id: unknown) =>
+      (await call('GET', `${BASE}/getInfo?id=${String(id)}`)).body.data as Rec;
+
+    it('writes the same change to every record named: each checked, audited and one revision on', async () => {
+      const a = await add({ ...BASE_RECORD, objectCode: 'UPM001', title: 'Bulk A' });
+      const b = await add({ ...BASE_RECORD, objectCode: 'UPM002', title: 'Bulk B', reviewer: 'Old' });
+      const res = await many({ ids: [a.id, b.id], data: { reviewer: ' Zhao Lei ', year: 2018 } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toEqual({ ids: [a.id, b.id] });
+      for (const { updateTime: _written, ...before } of [a, b]) {
+        const after = await one(before.id);
+        // the update's rules: a plain-text value trimmed; every other field as it was
+        expect(after).toMatchObject({ ...before, reviewer: 'Zhao Lei', year: 2018, revision: 2 });
+        const history = await call('GET', `/dev-api/history/revisions?resource=treatments&id=${before.id}`);
+        expect(history.body.data.list[0]).toMatchObject({ call: `POST ${BASE}/updateMany` });
+        expect(history.body.data.total).toBe(2);
+      }
+    });
+
+    it('is all or none: a record refusing the change refuses the call, naming its id and field (en, zh)', async () => {
+      const kept = await add({ ...BASE_RECORD, objectCode: 'UPM003', conservator: 'Zhou Min' });
+      const same = await add({ ...BASE_RECORD, objectCode: 'UPM004', conservator: 'Li Na' });
+      // x-distinct on the merged record: the reviewer cannot be that record's conservator
+      for (const lang of ['en', 'zh'] as const) {
+        const res = await many({ ids: [kept.id, same.id], data: { reviewer: 'li na' } }, { lang });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(fields(res.body)).toEqual(['data.reviewer']);
+        expect(res.body.data.ids).toEqual([same.id]);
+        expect(res.body.msg).toContain(
+          lang === 'en' ? `Treatment ${String(same.id)}` : `修复记录 ${String(same.id)}`,
+        );
+        expect(res.body.msg).toContain(lang === 'en' ? 'Reviewer' : '审核人');
+        expect(res.body.msg).toContain(lang === 'en' ? 'Conservator' : '修复师');
+      }
+      // x-frozen: a closed treatment refuses it too
+      await call('POST', `${BASE}/update`, { id: same.id, status: 'closed' });
+      const frozen = await many({ ids: [kept.id, same.id], data: { title: 'Changed' } });
+      expect(frozen.status).toBe(400);
+      expect(frozen.body.data.errors[0]).toMatchObject({ field: 'data.title', keyword: 'closedFrozen' });
+      expect(frozen.body.data.ids).toEqual([same.id]);
+      // nothing was written, not even to the record before the refused one
+      expect(await one(kept.id)).toEqual(kept);
+    });
+
+    it('refuses a bad body naming data.<field>, unknown ids (404) and a user (403), changing nothing', async () => {
+      const t = await add({ ...BASE_RECORD, objectCode: 'UPM005' });
+      const bad = await many({ ids: [t.id], data: { year: 1800, colour: 'red' } }, { lang: 'zh' });
+      expect(bad.status, JSON.stringify(bad.body)).toBe(400);
+      expect(fields(bad.body)).toEqual(['data.colour', 'data.year']);
+      expect(bad.body.msg).toContain('年份');
+      const en = await many({ ids: [t.id], data: { year: 1800 } });
+      expect(en.body.msg).toContain('Year');
+      // read-only fields are not written by it either
+      expect(fields((await many({ ids: [t.id], data: { sameObject: 3 } })).body)).toEqual([
+        'data.sameObject',
+      ]);
+      expect(fields((await many({ ids: [], data: { year: 2019 } })).body)).toEqual(['ids']);
+      expect(fields((await many({ ids: [t.id, t.id], data: { year: 2019 } })).body)).toEqual(['ids']);
+      expect(fields((await many({ ids: [t.id] })).body)).toEqual(['data']);
+      const unknown = await many({ ids: [t.id, 2_000_000_000], data: { year: 2019 } });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.msg).toContain('2000000000');
+      expect((await many({ ids: [t.id], data: { year: 2019 } }, { who: 'user' })).status).toBe(403);
+      expect(await one(t.id)).toEqual(t);
     });
   });
 

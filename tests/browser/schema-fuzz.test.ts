@@ -13,7 +13,7 @@
  *
  * CI runs `FUZZ_SCHEMAS` (default 4) schemas from seed `FUZZ_SEED` (default 18): between them they hold
  * every keyword and value shape of schemas/meta.schema.json (tests/unit/schema-fuzz-coverage.test.ts),
- * less what `KNOWN_KERNEL_GAPS` takes out for now; e.g.
+ * written as generated (nothing stripped); e.g.
  * `FUZZ_SCHEMAS=30 FUZZ_SEED=7 npx vitest run --project browser tests/browser/schema-fuzz.test.ts`
  * runs more; `FUZZ_ONLY=<name>,...` keeps only those of the sample (to replay a failure). The closing log
  * line gives the number of schemas and of failing checks.
@@ -43,24 +43,10 @@ const COUNT = Number(process.env.FUZZ_SCHEMAS ?? CI_SAMPLE.count);
 const SEED = Number(process.env.FUZZ_SEED ?? CI_SAMPLE.seed);
 /** `FUZZ_ONLY=fzShelfVenue4,...`: only these of the sampled schemas (to replay one failure). */
 const ONLY = process.env.FUZZ_ONLY?.split(',').filter(Boolean);
-/**
- * TEMPORARY (issue 33 item 1, fixed in parallel; delete each entry when its fix is merged): the kernel gaps
- * the keyword kinds hit. Each takes out of the written schemas what today's kernel cannot serve; the
- * generator itself stays complete (tests/unit/schema-fuzz-coverage.test.ts).
- */
-export const KNOWN_KERNEL_GAPS: { issue: string; gap: string; strip: (s: Json) => void }[] = [
-  {
-    issue: '33 (found by the keyword kinds; not in the parallel fix)',
-    gap: 'x-endpoints.updateMany is admitted by the dialect but never served (kernel/server/resources.ts skips it): no route, no OpenAPI entry',
-    strip: (s) => void delete s['x-endpoints'].updateMany,
-  },
-];
 // The CI sample (no FUZZ_SCHEMAS/FUZZ_SEED) keeps its small pages (CI_SAMPLE.maxExtra); a chosen run draws more.
 const MAX_EXTRA = process.env.FUZZ_SCHEMAS || process.env.FUZZ_SEED ? 4 : CI_SAMPLE.maxExtra;
-const sampled = sampleSchemas(COUNT, SEED, undefined, MAX_EXTRA).map((s) => {
-  for (const g of KNOWN_KERNEL_GAPS) g.strip(s);
-  return s;
-});
+// Written whole: every keyword the generator draws is served by the kernel (issue 33).
+const sampled = sampleSchemas(COUNT, SEED, undefined, MAX_EXTRA);
 const fuzzed = sampled.filter((s) => !ONLY || ONLY.includes(s.$id));
 /** A schema's place among all sampled: its records' seed, so that `FUZZ_ONLY` replays the same records. */
 const indexOf = (s: (typeof sampled)[number]) => sampled.indexOf(s);

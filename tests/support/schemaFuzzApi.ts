@@ -10,6 +10,8 @@
  * - getList with an equality filter (`x-ui.filter`) or free text `q`, and a sort (`x-ui.sortable`), lists
  *   the record, only matching records, in order (numbers and dates; text order is the database's);
  * - delete removes it (getOne 404 afterwards);
+ * - updateMany, when declared, sets one field on every record at once and refuses an invalid value of it
+ *   naming `data.<field>` (`checkUpdateMany`);
  * - an invalid body (`invalidCases`) is refused with 400 naming the field in `data.errors[].field`, with
  *   Accept-Language en and zh, the message naming the field by its label in that language (x-i18n), and
  *   nothing stored.
@@ -229,5 +231,59 @@ export async function checkResourceApi(
     else if ((await getOne(id)).status !== 404) fail(`delete #${n}`, `getOne ${id} still answers`);
   }
   if (!records.length) fail('records', 'the record arbitrary produced nothing');
+  if (ep.updateMany) await checkUpdateMany(t, schema, refIds, seed, records, fail);
   return problems;
+}
+
+/**
+ * updateMany (`x-endpoints.updateMany`, `{<ids>, data}`): the records created again, one field set on all
+ * of them at once (a field no pair rule or unique rule ties to another), every other field unchanged; an
+ * invalid value of it is refused naming `data.<field>`, and changes nothing. The records are deleted after.
+ */
+async function checkUpdateMany(
+  t: ApiTarget,
+  schema: Json,
+  refIds: Record<string, number[]>,
+  seed: number,
+  records: Json[],
+  fail: (step: string, what: string) => void,
+): Promise<void> {
+  const ep = schema['x-endpoints'];
+  const getOne = async (id: number) => (await call(t, 'GET', `${ep.getOne.path}?id=${id}`)).body.data as Json;
+  const ids: number[] = [];
+  for (const r of records) {
+    const made = await call(t, 'POST', ep.create.path, r);
+    if (made.status === 200) ids.push(made.body.data.id as number);
+  }
+  const paired = new Set(
+    [...(schema['x-ordered'] ?? []), ...(schema['x-distinct'] ?? [])].flat() as string[],
+  );
+  const fields = writable(schema).filter(([k, p]) => !paired.has(k) && !p['x-unique'] && !p.writeOnly);
+  if (ids.length && fields.length) {
+    const [field, p] = fields[seed % fields.length];
+    const [value] = fc.sample(valueArb(p, refIds, schema.definitions), { numRuns: 1, seed: seed + 7 });
+    const before = await Promise.all(ids.map(getOne));
+    const body = { [ep.updateMany.ids ?? 'ids']: ids, data: { [field]: value } };
+    const res = await call(t, 'POST', ep.updateMany.path, body);
+    if (res.status !== 200 || !same(res.body.data?.ids, ids))
+      fail(`updateMany ${field}`, `${res.status} ${show(res.body)} for ${show(value)}`);
+    const touched = touchedByWrites(schema);
+    for (const [i, id] of ids.entries()) {
+      const after = await getOne(id);
+      for (const k of Object.keys(before[i]))
+        if (k === field ? !same(after[k], value) : !touched.has(k) && !same(after[k], before[i][k]))
+          fail(`updateMany ${field}`, `record ${id}: ${k} was ${show(before[i][k])}, read ${show(after[k])}`);
+    }
+    const bad = invalidCases(schema, { [field]: value }).find((c) => c.field === field && field in c.body);
+    if (bad) {
+      const now = await Promise.all(ids.map(getOne));
+      const r = await call(t, 'POST', ep.updateMany.path, { ...body, data: { [field]: bad.body[field] } });
+      const named = ((r.body.data?.errors ?? []) as { field: string }[]).map((e) => e.field);
+      if (r.status !== 400 || !named.some((f) => f === `data.${field}` || f.startsWith(`data.${field}.`)))
+        fail(`updateMany refuse ${field} (${bad.why})`, `${r.status} ${show(r.body)}`);
+      if (!same(await Promise.all(ids.map(getOne)), now))
+        fail(`updateMany refuse ${field} (${bad.why})`, 'a record changed');
+    }
+  }
+  for (const id of ids) await call(t, 'POST', ep.delete.path, { id });
 }
