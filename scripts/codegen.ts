@@ -180,12 +180,14 @@ export function labels(schema: Json, lang: 'en' | 'zh') {
     for (const [name, p] of Object.entries<Json>(props ?? {})) {
       const key = prefix ? `${prefix}.${name}` : name;
       if (p['x-i18n']) fields[key] = p['x-i18n'][lang];
-      if (p['x-enumLabels'])
-        enums[key] = Object.fromEntries(
-          Object.entries<Json>(p['x-enumLabels']).map(([v, l]) => [v, l[lang]]),
-        );
+      // a list of lists: its inner lists' items are labelled at the list's own path (kinds.ts `listList`)
+      let items = p.items;
+      while (items?.items) items = items.items;
+      const enumLabels = p['x-enumLabels'] ?? (p.items?.items ? items?.['x-enumLabels'] : undefined);
+      if (enumLabels)
+        enums[key] = Object.fromEntries(Object.entries<Json>(enumLabels).map(([v, l]) => [v, l[lang]]));
       if (p.properties) walk(p.properties, key);
-      if (p.items?.properties) walk(p.items.properties, key);
+      if (items?.properties) walk(items.properties, key);
     }
   };
   walk(schema.properties, '');

@@ -60,9 +60,11 @@ export function prepareValue(schema: ResourceSchema, prop: PropertySchema, v: un
   if (Array.isArray(v) && prop.items) {
     const items = deref(schema, prop.items);
     return v.map((item) =>
-      item && typeof item === 'object' && items.properties
-        ? prepareObject(schema, items, item as Values, false)
-        : item,
+      Array.isArray(item)
+        ? prepareValue(schema, items, item) // an inner list of a list of lists
+        : item && typeof item === 'object' && items.properties
+          ? prepareObject(schema, items, item as Values, false)
+          : item,
     );
   }
   return v;

@@ -37,6 +37,7 @@ export const KINDS = [
   'stringList',
   'numberList',
   'enumList',
+  'listList',
   'password',
   'json',
   'schemaFrom',
@@ -80,7 +81,9 @@ export function typesOf(prop: PropertySchema): string[] {
  * The kind of `prop` (already dereferenced, its `items` too: see {@link fieldSpecs}), in the fixed order widget → upload → reference → enum →
  * format → type; "upload": a string property declaring `x-upload` without a widget holds an uploaded
  * file's URL, so it is a `file` (uploaded with the upload input, shown by its type: image, audio player,
- * link), whatever its groups.
+ * link), whatever its groups. An array is a list of its items' kind: `enumList`, `stringList`,
+ * `numberList`, `objectList`, or `listList` when the items are arrays themselves (a list of lists, stored
+ * as JSON like every array; the console edits each inner list with its own kind's input).
  * @param where a path for error messages, e.g. `artwork.baseInfo.size`
  * @throws Error for an unknown widget or format, or a type that maps to no kind
  */
@@ -122,6 +125,8 @@ export function resolveKind(prop: PropertySchema, where: string): Kind {
       if (items[0] === 'string') return 'stringList';
       if (items[0] === 'integer' || items[0] === 'number') return 'numberList';
       if (items[0] === 'object') return 'objectList';
+      // a list of lists: each item a list of its own kind (strings, numbers, enum values, objects or lists)
+      if (items[0] === 'array') return 'listList';
       throw new Error(
         `${where}: cannot resolve a kind for an array of ${JSON.stringify(prop.items?.type ?? null)}`,
       );

@@ -25,6 +25,10 @@ describe('resolveKind: widget → reference → enum → format → type', () =>
     expect(resolveKind({ type: ['integer', 'null'] }, 'p')).toBe('integer');
     expect(resolveKind({ type: 'array', items: { type: 'string' } }, 'p')).toBe('stringList');
     expect(resolveKind({ type: 'array', items: { type: 'object' } }, 'p')).toBe('objectList');
+    // a list of lists, at any depth
+    const lists = { type: 'array', items: { type: 'array', items: { type: 'string' } } } as const;
+    expect(resolveKind(lists, 'p')).toBe('listList');
+    expect(resolveKind({ type: 'array', items: lists }, 'p')).toBe('listList');
     expect(resolveKind({ type: 'object', properties: {} }, 'p')).toBe('object');
   });
   it('an unknown widget, format or type is an explicit error naming the property', () => {

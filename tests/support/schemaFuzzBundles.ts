@@ -10,8 +10,8 @@ export const L = (en: string, zh: string) => ({ en, zh });
 
 /**
  * The keyword bundles: one property schema each, fit for every place (no top-only keyword). Together
- * they hold every keyword of a property schema but `items` in an array's items (no kind for a list of
- * lists), `x-schemaFrom`, `x-unique`, `x-references` and `x-count` (top-level only).
+ * they hold every keyword of a property schema but `x-schemaFrom`, `x-unique`, `x-references` and
+ * `x-count` (top-level only); `list` in an array's items is a list of lists.
  */
 export function bundles(defName: string): Record<string, Json> {
   return {
