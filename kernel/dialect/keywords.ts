@@ -65,10 +65,12 @@
  *   the records go on chain with `POST <path>` `{id}`; `status` is the property whose `onChain` values mean
  *   "on chain"; `after` names the reference that must be on chain first. Read by the console's list
  *   (row and bulk put on chain, src/schema-ui/chain.tsx).
- * - `x-schemaFrom` (property holding an object): `{ reference, field }`: the value must satisfy the JSON
- *   Schema stored in `field` of the record that the property `reference` (an `x-references` integer)
- *   points at, e.g. a contract's `params` and its template's `paramsSchema`. The server checks it on
- *   create and update, defaults filled in (kernel/server/schemaFrom.ts, errors named `<property>.<param>`);
+ * - `x-schemaFrom` (property holding an object, at any depth: a top-level property, a nested object's
+ *   property, an array's items, a map's values): `{ reference, field }`: the value must satisfy the JSON
+ *   Schema stored in `field` of the record that the record's top-level property `reference` (an
+ *   `x-references` integer) points at, e.g. a contract's `params` and its template's `paramsSchema`; every
+ *   item of a list and value of a map is checked. The server checks it on create and update, defaults
+ *   filled in (kernel/server/schemaFrom.ts, errors named `<path>.<param>`, e.g. `steps.0.params.note`);
  *   the console's `schemaFrom` widget renders and checks the parameters with the same schema
  *   (src/schema-ui/schemaFrom.tsx).
  * - `x-archive` (root, true): records can be archived to the pigeonhole (stored row kept whole in

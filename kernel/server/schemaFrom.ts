@@ -1,15 +1,20 @@
 /**
- * `x-schemaFrom` (kernel/dialect/keywords.ts): a property whose value must satisfy a JSON Schema stored in another
+ * `x-schemaFrom` (kernel/dialect/keywords.ts): a value that must satisfy a JSON Schema stored in another
  * record, e.g. a contract's `params` and the `paramsSchema` of the template its `templateId` names.
  *
- * - `schemaFromSpecs(schema)`: the properties that declare it, `{ property, reference, field }`.
- * - `checkSchemaFrom(db, model, values, current?)`: inside a create/update transaction, validates each such
- *   property (the value being written, else the stored one when only the reference changes) against the
- *   referenced record's schema, with the run-time ajv of kernel/dialect/schemaCompiler.ts (its custom keywords and
- *   the data policy of docs/api.md "Text", "Numbers"); defaults of the referenced schema are filled into a
- *   value the write sends (a reference changed alone checks the stored value and leaves it as it is). Refusal: 400 `request.invalid` with one FieldError per parameter, `field`
- *   `<property>.<name>`, `label` the parameter's own `x-i18n` {en, zh} (so every language names it).
- *   A referenced schema that ajv cannot compile is a 400 on the property itself (keyword `schema`).
+ * - `schemaFromSpecs(schema)` (kernel/dialect/schemaFromSpecs.ts): every place that declares it, at any
+ *   depth (a top-level property, a nested object's property, an array's items, a map's values), each with
+ *   the top-level `x-references` property naming the record that holds the schema.
+ * - `checkSchemaFrom(db, model, specs, values, current?)`: inside a create/update transaction, validates the
+ *   value at each place (the value being written, else the stored one when only the reference changes;
+ *   every item of a list, every value of a map) against the referenced record's schema, with the run-time
+ *   ajv of kernel/dialect/schemaCompiler.ts (its custom keywords and the data policy of docs/api.md "Text",
+ *   "Numbers"); defaults of the referenced schema are filled into a value the write sends (a reference
+ *   changed alone checks the stored value and leaves it as it is). A top-level place left absent is checked
+ *   as `{}`; a nested one absent or null has nothing to check. Refusal: 400 `request.invalid` with one
+ *   FieldError per parameter, `field` `<path>.<name>` (`params.note`, `steps.0.params.note`), `label` the
+ *   parameter's own `x-i18n` {en, zh} (so every language names it). A referenced schema that ajv cannot
+ *   compile is a 400 on the top-level property (keyword `schema`).
  * Compiled validators are kept per schema text (at most {@link MAX_CACHED}, oldest dropped first).
  */
 import type Ajv from 'ajv';
@@ -17,33 +22,13 @@ import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
-import { formatErrors, type ResourceSchema } from '../dialect/schemaRegistry';
+import { formatErrors } from '../dialect/schemaRegistry';
 import { createAjv } from '../dialect/schemaCompiler';
 import { ApiError, invalidField } from '../../server/errors';
 import type { ResourceModel } from './model';
+import { schemaFromSpecs, schemaFromTargets, type SchemaFromSpec } from '../dialect/schemaFromSpecs';
 
-/** One `x-schemaFrom` property. */
-export interface SchemaFromSpec {
-  /** The property validated, e.g. `params`. */
-  property: string;
-  /** The `x-references` property naming the record that holds the schema, e.g. `templateId`. */
-  reference: string;
-  /** The field of that record holding the JSON Schema, e.g. `paramsSchema`. */
-  field: string;
-}
-
-/** The `x-schemaFrom` properties of `schema`. */
-export function schemaFromSpecs(schema: ResourceSchema): SchemaFromSpec[] {
-  return Object.entries(schema.properties).flatMap(([property, p]) => {
-    const spec = p?.['x-schemaFrom'] as { reference?: string; field?: string } | undefined;
-    if (!spec) return [];
-    if (!spec.reference || !spec.field || !schema.properties[spec.reference]?.['x-references'])
-      throw new Error(
-        `${schema.$id}.${property}: x-schemaFrom needs { reference: <x-references property>, field }`,
-      );
-    return [{ property, reference: spec.reference, field: spec.field }];
-  });
-}
+export { schemaFromSpecs, type SchemaFromSpec };
 
 /** Largest number of compiled referenced schemas kept. */
 export const MAX_CACHED = 200;
@@ -82,7 +67,7 @@ function labelOf(schemaText: object, name: string): { en: string; zh: string } |
 }
 
 /**
- * Checks every `x-schemaFrom` property of a write (see the module doc). `values` are the column values
+ * Checks every `x-schemaFrom` place of a write (see the module doc). `values` are the column values
  * about to be written (JSON columns as text); the checked value, defaults filled, replaces its column.
  * @param current the stored record (update), for the reference or value the patch does not name
  */
@@ -93,7 +78,9 @@ export async function checkSchemaFrom(
   values: Record<string, unknown>,
   current?: Record<string, unknown>,
 ): Promise<void> {
-  for (const { property, reference, field } of specs) {
+  const parsed = new Map<string, unknown>();
+  const errors: FieldError[] = [];
+  for (const { property, path, reference, field } of specs) {
     if (!(property in values) && !(reference in values) && current) continue;
     const refId = reference in values ? values[reference] : current?.[reference];
     if (refId === undefined || refId === null) continue;
@@ -112,28 +99,33 @@ export async function checkSchemaFrom(
         `the ${field} of ${reference} ${String(refId)} cannot be used: ${(e as Error).message}`,
       );
     }
-    const raw = property in values ? values[property] : current?.[property];
-    const value = typeof raw === 'string' ? JSON.parse(raw) : structuredClone(raw ?? {});
-    if (!validate(value)) {
-      const schema = JSON.parse(text) as object;
-      const errors: FieldError[] = formatErrors(validate.errors, property).map((e) => {
-        const name = e.field.split('.')[1];
-        const label = name ? labelOf(schema, name) : undefined;
-        return label
-          ? { ...e, label, message: `${e.field} ("${label.en}")${e.message.slice(e.field.length)}` }
-          : e;
-      });
-      throw new ApiError(
-        Codes.INVALID,
-        400,
-        msg('request.invalid', { part: 'body', schema: model.schemaId }),
-        {
-          errors,
-        },
-      );
+    // The property's value as it will stand (parsed once for all its places): the one written, else the
+    // stored one; a top-level place absent is checked as `{}` (its required parameters).
+    if (!parsed.has(property)) {
+      const raw = property in values ? values[property] : current?.[property];
+      parsed.set(property, typeof raw === 'string' ? JSON.parse(raw) : structuredClone(raw));
     }
-    // Defaults are filled into a value this write sends; a reference changed alone leaves the stored value
-    // as it is (an update changes exactly the fields it names).
-    if (property in values) values[property] = JSON.stringify(value);
+    if (!path.length && parsed.get(property) == null) parsed.set(property, {});
+    for (const target of schemaFromTargets(parsed.get(property), property, path)) {
+      if (validate(target.value)) continue;
+      const schema = JSON.parse(text) as object;
+      for (const e of formatErrors(validate.errors, target.field)) {
+        const name = e.field.slice(target.field.length + 1).split('.')[0];
+        const label = name ? labelOf(schema, name) : undefined;
+        errors.push(
+          label
+            ? { ...e, label, message: `${e.field} ("${label.en}")${e.message.slice(e.field.length)}` }
+            : e,
+        );
+      }
+    }
+    // Defaults are filled into a value this write sends (ajv's useDefaults changed it in place); a
+    // reference changed alone leaves the stored value as it is (an update changes exactly the fields it names).
+    if (property in values) values[property] = JSON.stringify(parsed.get(property));
   }
+  // every value that breaks its schema, at every place, in one answer
+  if (errors.length)
+    throw new ApiError(Codes.INVALID, 400, msg('request.invalid', { part: 'body', schema: model.schemaId }), {
+      errors,
+    });
 }

@@ -48,7 +48,7 @@ import {
   StepsField,
   useEnumLabel,
 } from './fields';
-import { fieldSpecs, type FieldSpec, type Kind } from '../../kernel/dialect/kinds';
+import { fieldSpecs, resolveKind, type FieldSpec, type Kind } from '../../kernel/dialect/kinds';
 import { FileField, FileUploadInput } from './files';
 import { JsonField, JsonInput, SchemaFromField, SchemaFromInput } from './schemaFrom';
 import { lazyComponent } from '../shell/lazy';
@@ -74,6 +74,7 @@ export interface KindProps {
   source: string;
   prop: PropertySchema;
   schema: ResourceSchema;
+  /** The label's translation key; `''`: none (an inner list of a list of lists). */
   label?: string;
   /** Rendered in a list row (compact variant). */
   inList?: boolean;
@@ -240,18 +241,78 @@ function ObjectField({ source, prop, schema }: KindProps) {
   );
 }
 
+/**
+ * The record path of `source` in the form without array indexes (`steps.0.parts` → `steps.parts`): the
+ * key of its labels (codegen keys nested labels by it), also for an input inside an array item.
+ */
+function useLabelPath(source: string): string {
+  return useWrappedSource(source).replace(/\.\d+(?=\.|$)/g, '');
+}
+
 function ObjectListInput({ source, prop, schema, label, validate }: KindProps) {
+  const labelPrefix = useLabelPath(source);
+  // items that name their own widget (e.g. `schemaFrom` parameters): each item is edited by it
+  if (prop.items?.['x-ui']?.widget) return <ItemsInput {...{ source, prop, schema, label, validate }} />;
   return (
     <ArrayInput source={source} label={label} validate={validate}>
       <SimpleFormIterator inline>
-        <NestedInputs schema={schema} prop={prop.items ?? {}} prefix="" labelPrefix={source} />
+        <NestedInputs schema={schema} prop={prop.items ?? {}} prefix="" labelPrefix={labelPrefix} />
       </SimpleFormIterator>
     </ArrayInput>
   );
 }
 
-function ObjectListField({ source, prop, schema, label }: KindProps) {
+/**
+ * A list whose every item is edited by the input of the items' own kind, with no label of its own: a list
+ * of lists (kind `listList`: strings, numbers, enum values, objects, or lists again), or a list of objects
+ * whose items name a widget. An added item starts empty: `[]` for a list, `{}` for an object.
+ */
+function ItemsInput({ source, prop, schema, label, validate }: KindProps) {
+  const items = prop.items ?? {};
+  const { Input } = componentsFor(resolveKind(items, source));
+  const empty = () => (([] as string[]).concat(items.type ?? []).includes('array') ? [] : {});
+  return (
+    <ArrayInput source={source} label={label} validate={validate}>
+      <SimpleFormIterator disableReordering={false} getItemDefaults={(item: unknown) => item ?? empty()}>
+        <Input source="" prop={items} schema={schema} label="" />
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
+}
+
+/** A list of lists shown one inner list a line, its values comma-separated (enum values by label). */
+function ListListField({ source, prop }: KindProps) {
+  const record = useRecordContext();
+  const enumLabel = useEnumLabel(source);
+  let leaf = prop.items ?? {};
+  while (leaf.items) leaf = leaf.items;
+  const labelled = Array.isArray(leaf.enum);
+  const v = getPath(record, source);
+  if (!Array.isArray(v)) return null;
+  const text = (x: unknown): string =>
+    Array.isArray(x)
+      ? `[${x.map(text).join(', ')}]`
+      : x !== null && typeof x === 'object'
+        ? JSON.stringify(x)
+        : labelled
+          ? enumLabel(x)
+          : String(x);
+  return (
+    <Stack spacing={0.5}>
+      {v.map((inner, i) => (
+        <Typography key={i} variant="body2">
+          {Array.isArray(inner) ? inner.map(text).join(', ') : text(inner)}
+        </Typography>
+      ))}
+    </Stack>
+  );
+}
+
+function ObjectListField(props: KindProps) {
+  const { source, prop, schema, label } = props;
   const resource = useResourceContext();
+  // items that name their own widget (e.g. `schemaFrom` parameters) have no columns: shown as JSON
+  if (prop.items?.['x-ui']?.widget) return <JsonField {...props} />;
   return (
     <ArrayField source={source} label={label}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
@@ -314,7 +375,7 @@ function EnumListField({ source }: KindProps) {
 
 /** Checkboxes over the items' enum, labelled from the property's x-enumLabels. */
 function EnumListInput({ source, prop, label }: KindProps) {
-  const choices = useEnumChoices(source, prop.items ?? {});
+  const choices = useEnumChoices(useLabelPath(source), prop.items ?? {});
   return <CheckboxGroupInput source={source} label={label} choices={choices} />;
 }
 
@@ -436,6 +497,7 @@ export const kindMap: Record<Kind, KindComponents> = {
   stringList: { Field: StringListField, Input: StringListInput },
   numberList: { Field: StringListField, Input: NumberListInput },
   enumList: { Field: EnumListField, Input: EnumListInput },
+  listList: { Field: ListListField, Input: ItemsInput },
   // A write-only secret: never shown; typed in a masked input (autocomplete off: it is another account's).
   password: {
     Field: () => null,

@@ -148,7 +148,8 @@ function ParamInput({
   label: string;
   validate: RaValidator[];
 }) {
-  const common = { source: `${source}.${name}`, label, validate, defaultValue: p.default };
+  // `source` '' inside a list's item (kindMap.tsx ItemsInput): the parameter is the item's own property
+  const common = { source: source ? `${source}.${name}` : name, label, validate, defaultValue: p.default };
   if (Array.isArray(p.enum))
     return (
       <SelectInput

@@ -18,9 +18,22 @@ import { messageFor, type RaMessage } from '../i18n/validation';
 import { deref } from '../../kernel/dialect/kinds';
 import { prepareValues } from '../../kernel/dialect/formValues';
 import { loadedSchema, paramFieldErrors } from './schemaFrom';
+import {
+  schemaFromSpecs,
+  schemaFromTargets,
+  type SchemaFromSpec,
+} from '../../kernel/dialect/schemaFromSpecs';
 import { i18nProvider } from '../i18n';
 
 type Values = Record<string, unknown>;
+
+const specs = new WeakMap<ResourceSchema, SchemaFromSpec[]>();
+/** The `x-schemaFrom` places of `schema` (kernel/dialect/schemaFromSpecs.ts), found once per schema. */
+function specsOf(schema: ResourceSchema): SchemaFromSpec[] {
+  let found = specs.get(schema);
+  if (!found) specs.set(schema, (found = schemaFromSpecs(schema)));
+  return found;
+}
 
 export { prepareValues };
 
@@ -98,13 +111,16 @@ export function schemaErrors(
           message: `${f}: is required`,
         });
   }
-  // `x-schemaFrom` properties: checked with the referenced record's schema the form has loaded.
-  for (const [name, prop] of Object.entries(schema.properties)) {
-    const spec = prop['x-schemaFrom'] as { reference: string; field: string } | undefined;
-    if (!spec) continue;
+  // `x-schemaFrom` places, at any depth: checked with the referenced record's schema the form has loaded.
+  for (const spec of specsOf(schema)) {
     const resource = schema.properties[spec.reference]?.['x-references']?.resource as string | undefined;
     const refSchema = resource && loadedSchema(resource, values?.[spec.reference], spec.field);
-    if (refSchema) errors.push(...paramFieldErrors(refSchema, values?.[name], name));
+    if (!refSchema) continue;
+    const top = values?.[spec.property];
+    const targets = spec.path.length
+      ? schemaFromTargets(top, spec.property, spec.path)
+      : [{ field: spec.property, value: top }];
+    for (const t of targets) errors.push(...paramFieldErrors(refSchema, t.value, t.field));
   }
   return errors.filter((e) => !(mode === 'update' && e.field === 'id'));
 }

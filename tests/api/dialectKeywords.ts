@@ -9,7 +9,9 @@
  * `$ref`'d values round-trip and are validated (400 naming the nested field), a count over the resource's
  * own records counts only the records sharing the key, the pigeonhole archives and lists the new
  * resource, the export carries the count and the OpenAPI document has no reference left to resolve;
- * updateMany writes one change to several records as update does, all or none, naming a refusing record.
+ * updateMany writes one change to several records as update does, all or none, naming a refusing record;
+ * a list of lists round-trips and is validated at every depth; `x-schemaFrom` in a list's items checks
+ * every item against the schema of the record the record's own reference names.
  */
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -107,6 +109,109 @@ export function describeDialectKeywords(target: () => KeywordTarget): void {
         interventions: [{ method: 'Lining' }],
       });
       expect(upd.body.data).toMatchObject({ ...full, interventions: [{ method: 'Lining' }] });
+    });
+  });
+
+  describe('a list of lists', () => {
+    it('round-trips the inner lists and validates each inner value, naming its place', async () => {
+      const samples = [['varnish', 'paint', 'ground'], ['ground']];
+      const made = await add({ ...BASE_RECORD, objectCode: 'LOL001', samples });
+      expect(made.samples).toEqual(samples);
+      expect((await call('GET', `${BASE}/getInfo?id=${String(made.id)}`)).body.data.samples).toEqual(samples);
+      // an inner value ($ref'd definitions.label: not empty), an inner list too short, in Chinese too
+      const bad = await call(
+        'POST',
+        `${BASE}/add`,
+        { ...BASE_RECORD, samples: [['ok'], ['fine', ''], []] },
+        { lang: 'zh' },
+      );
+      expect(bad.status, JSON.stringify(bad.body)).toBe(400);
+      expect(fields(bad.body)).toEqual(['samples.1.1', 'samples.2']);
+      // an inner value has no label of its own: named by its place
+      expect(bad.body.msg).toContain('samples.1.1');
+      const upd = await call('POST', `${BASE}/update`, { id: made.id, samples: [['paint']] });
+      expect(upd.body.data).toMatchObject({ samples: [['paint']], objectCode: 'LOL001' });
+    });
+  });
+
+  describe('x-schemaFrom below the top (each item of a list)', () => {
+    /** A protocol template whose parameters the interventions' `settings` follow. */
+    const template = async (maximum: number) => {
+      const res = await call('POST', '/medicine-api/smContract/addTemplate', {
+        name: `Protocol up to ${maximum}`,
+        chaincode: 'protocol',
+        paramsSchema: {
+          type: 'object',
+          properties: {
+            temperature: {
+              type: 'integer',
+              minimum: 0,
+              maximum,
+              default: Math.min(20, maximum),
+              'x-i18n': { en: 'Temperature', zh: '温度' },
+            },
+          },
+          additionalProperties: false,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.id as number;
+    };
+
+    it("checks every item's value against the referenced record's schema, defaults filled in", async () => {
+      const protocol = await template(40);
+      const made = await add({
+        ...BASE_RECORD,
+        objectCode: 'SCH001',
+        protocol,
+        interventions: [
+          { method: 'Humidification', settings: { temperature: 25 } },
+          { method: 'Flattening', settings: {} },
+          { method: 'Drying' },
+        ],
+      });
+      expect(made.interventions).toEqual([
+        { method: 'Humidification', settings: { temperature: 25 } },
+        { method: 'Flattening', settings: { temperature: 20 } },
+        { method: 'Drying' },
+      ]);
+      for (const lang of ['en', 'zh'] as const) {
+        const bad = await call(
+          'POST',
+          `${BASE}/add`,
+          {
+            ...BASE_RECORD,
+            protocol,
+            interventions: [
+              { method: 'A', settings: {} },
+              { method: 'B', settings: { temperature: 90, x: 1 } },
+            ],
+          },
+          { lang },
+        );
+        expect(bad.status, JSON.stringify(bad.body)).toBe(400);
+        expect(fields(bad.body)).toEqual([
+          'interventions.1.settings.temperature',
+          'interventions.1.settings.x',
+        ]);
+        expect(bad.body.msg).toContain(lang === 'en' ? 'Temperature' : '温度');
+      }
+      // without a protocol there is no schema to follow
+      const free = await add({
+        ...BASE_RECORD,
+        objectCode: 'SCH002',
+        interventions: [{ method: 'A', settings: { anything: 'goes' } }],
+      });
+      expect(free.interventions).toEqual([{ method: 'A', settings: { anything: 'goes' } }]);
+      // a protocol changed alone: the stored settings are checked against the new one, and kept
+      const strict = await template(10);
+      const moved = await call('POST', `${BASE}/update`, { id: made.id, protocol: strict });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(400);
+      expect(fields(moved.body)).toEqual([
+        'interventions.0.settings.temperature',
+        'interventions.1.settings.temperature',
+      ]);
+      expect((await call('GET', `${BASE}/getInfo?id=${String(made.id)}`)).body.data.protocol).toBe(protocol);
     });
   });
 

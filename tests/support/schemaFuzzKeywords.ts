@@ -91,20 +91,19 @@ export function keywordPart(kind: KeywordKind, ctx: KeywordContext, order: numbe
       needsDefs();
       break;
     case 'place:items':
+      // `list` makes a list of lists; a list of enum values is labelled on the list (the items may too)
       for (const [k, p] of Object.entries(b))
-        if (k !== 'list')
-          // a list of enum values is labelled on the list (the items may label them too)
-          add(
-            `items${k}`,
-            {
-              type: 'array',
-              maxItems: 3,
-              items: p,
-              ...(p['x-enumLabels'] ? { 'x-enumLabels': p['x-enumLabels'] } : {}),
-            },
-            `Items ${k}`,
-            `列表${k}`,
-          );
+        add(
+          `items${k}`,
+          {
+            type: 'array',
+            maxItems: 3,
+            items: p,
+            ...(p['x-enumLabels'] ? { 'x-enumLabels': p['x-enumLabels'] } : {}),
+          },
+          `Items ${k}`,
+          `列表${k}`,
+        );
       needsDefs();
       break;
     case 'place:map':
@@ -259,6 +258,35 @@ export function keywordPart(kind: KeywordKind, ctx: KeywordContext, order: numbe
           widget: 'schemaFrom',
         },
       );
+      // the same parameters below the top: in an object, a list's items, a map's values, a definition
+      const scoped = (en: string, zh: string, widget = true) => ({
+        type: 'object',
+        examples: [{ note: 'first' }, { note: 'second' }],
+        'x-schemaFrom': { reference: template, field: 'paramsSchema' },
+        'x-i18n': L(en, zh),
+        ...(widget ? { 'x-ui': { widget: 'schemaFrom' } } : {}),
+      });
+      add(
+        'paramsNested',
+        { type: 'object', properties: { params: scoped('Parameters', '参数') }, additionalProperties: false },
+        'Nested parameters',
+        '嵌套参数',
+      );
+      add(
+        'paramsList',
+        { type: 'array', maxItems: 2, items: scoped('Set', '组') },
+        'Parameter sets',
+        '参数组',
+      );
+      add(
+        'paramsMap',
+        { type: 'object', maxProperties: 2, additionalProperties: scoped('Set', '组', false) },
+        'Parameters by name',
+        '命名参数',
+        { widget: 'json' },
+      );
+      part.root.definitions = { [`${ctx.name}Params`]: scoped('Parameters', '参数') };
+      add('paramsDefined', { $ref: `#/definitions/${ctx.name}Params` }, 'Defined parameters', '定义参数');
       break;
     }
     case 'shapes':

@@ -51,18 +51,6 @@ export const NOT_GENERATED: Record<string, string> = {
       ]),
     ),
   ),
-  ...Object.fromEntries(
-    BELOW_TOP.map((place) => [
-      `${place}|x-schemaFrom`,
-      'the server checks x-schemaFrom on top-level properties only (kernel/server/schemaFrom.ts schemaFromSpecs): below, the dialect accepts it and nothing enforces it (reported on issue 33)',
-    ]),
-  ),
-  ...Object.fromEntries(
-    ['items', 'minItems', 'maxItems', 'uniqueItems'].map((k) => [
-      `…/items|${k}`,
-      'a list of lists: kernel/dialect/kinds.ts resolveKind has no kind for an array of arrays, so codegen refuses it (reported on issue 33)',
-    ]),
-  ),
 };
 
 const repository = readdirSync('schemas')
