@@ -29,7 +29,7 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedFiles, copyRepository, fingerprints, runIn, scratchPostgres } from '../support/repoCopy';
-import { derefIn, recordArbitrary, writable } from '../support/recordArbitraries';
+import { recordArbitrary, withDefaults, writable } from '../support/recordArbitraries';
 import { CI_SAMPLE, sampleSchemas } from '../support/schemaArbitraries';
 import { call, checkResourceApi, touchedByWrites, type ApiTarget } from '../support/schemaFuzzApi';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
@@ -272,24 +272,12 @@ describe(`${fuzzed.length} generated schemas (seed ${SEED}) in one copy of the r
           await page.waitForURL(new RegExp(`#/${name}/\\d+/show`));
           const made = (await call(b.target, 'GET', `${ep.getOne.path}?id=${ui.currentId()}`)).body
             .data as Json;
-          // An absent property of a nested object gets its schema's default (through `$ref`s, as the
-          // server reads its schemas with every reference inlined).
-          const withDefaults = (v: unknown, raw: Json): unknown => {
-            const d = derefIn(s.definitions ?? {}, raw) as Json | undefined;
-            if (!v || typeof v !== 'object' || Array.isArray(v) || !d?.properties) return v;
-            const out: Json = { ...(v as Json) };
-            for (const [n, sub] of Object.entries<Json>(d.properties)) {
-              const sd = derefIn(s.definitions ?? {}, sub) as Json | undefined;
-              if (out[n] === undefined && sd?.default !== undefined) out[n] = sd.default;
-              else if (out[n] !== undefined && sd) out[n] = withDefaults(out[n], sd);
-            }
-            return out;
-          };
+          // an absent property of a nested object gets its schema's default (recordArbitraries.ts)
           for (const [k, p] of writable(s))
             if (
               !p.writeOnly &&
               other[k] !== undefined &&
-              JSON.stringify(made[k]) !== JSON.stringify(withDefaults(other[k], p))
+              JSON.stringify(made[k]) !== JSON.stringify(withDefaults(s.definitions ?? {}, other[k], p))
             )
               problems.push(
                 `create: ${k} sent ${JSON.stringify(other[k])}, stored ${JSON.stringify(made[k])}`,

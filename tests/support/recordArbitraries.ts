@@ -79,6 +79,22 @@ export function derefIn(defs: Json, prop: Json): Json {
 }
 
 /**
+ * `v`, a value of `raw`, as the server stores it: an absent property of a nested object (at any depth,
+ * through `$ref`s: the server reads its schemas with every reference inlined) gets its schema's default.
+ */
+export function withDefaults(defs: Json, v: unknown, raw: Json): unknown {
+  const d = derefIn(defs, raw) as Json | undefined;
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !d?.properties) return v;
+  const out: Json = { ...(v as Json) };
+  for (const [n, sub] of Object.entries<Json>(d.properties)) {
+    const sd = derefIn(defs, sub) as Json | undefined;
+    if (out[n] === undefined && sd?.default !== undefined) out[n] = sd.default;
+    else if (out[n] !== undefined && sd) out[n] = withDefaults(defs, out[n], sd);
+  }
+  return out;
+}
+
+/**
  * Values `prop` accepts (never null: the "stored value" side); `refIds` gives ids for references, `defs`
  * the schema's `definitions` (for `$ref`).
  */

@@ -18,7 +18,7 @@
  */
 import fc from 'fast-check';
 import type { Envelope } from '../../common/envelope';
-import { invalidCases, recordArbitrary, valueArb, writable } from './recordArbitraries';
+import { invalidCases, recordArbitrary, valueArb, withDefaults, writable } from './recordArbitraries';
 
 type Json = Record<string, any>;
 
@@ -64,12 +64,13 @@ const show = (v: unknown) => JSON.stringify(v)?.slice(0, 160);
 const typeOf = (p: Json) => ([] as string[]).concat(p.type ?? 'string').find((t) => t !== 'null');
 
 /**
- * What the API answers for `field` after a create with `record` (docs/api.md "Types"): the value sent,
- * else the default, else null for a nullable field, else nothing (the field left out).
+ * What the API answers for `field` after a create with `record` (docs/api.md "Types"): the value sent
+ * (an absent property of a nested object as its default), else the default, else null for a nullable
+ * field, else nothing (the field left out).
  */
-function expected(p: Json, record: Json, field: string): unknown {
+function expected(p: Json, record: Json, field: string, defs: Json): unknown {
   if (p.writeOnly) return undefined;
-  if (record[field] !== undefined) return record[field];
+  if (record[field] !== undefined) return withDefaults(defs, record[field], p);
   if (p.default !== undefined) return p.default;
   return ([] as string[]).concat(p.type ?? []).includes('null') ? null : undefined;
 }
@@ -87,6 +88,19 @@ const query = (params: Json) =>
 export function touchedByWrites(schema: Json): Set<string> {
   const stamps = Object.entries<string>(schema['x-storage']?.timestamps ?? {});
   return new Set(['revision', ...stamps.filter(([, when]) => when === 'write').map(([k]) => k)]);
+}
+
+/**
+ * The fields an update of `field` changes besides it: the display fields joined through it
+ * (`x-storage.display`) and the counts keyed by it (`x-count.key`).
+ */
+export function changedWith(schema: Json, field: string): Set<string> {
+  const display = Object.entries<Json>(schema['x-storage']?.display ?? {});
+  const counts = Object.entries<Json>(schema.properties).filter(([, p]) => p['x-count']?.key === field);
+  return new Set([
+    ...display.filter(([, d]) => d.reference === field).map(([k]) => k),
+    ...counts.map(([k]) => k),
+  ]);
 }
 
 /**
@@ -139,7 +153,7 @@ export async function checkResourceApi(
     const stored = created.body.data as Json;
     const id = stored.id as number;
     for (const [f, p] of props) {
-      const want = expected(p, record, f);
+      const want = expected(p, record, f, schema.definitions ?? {});
       if (!same(stored[f], want) || (want === undefined && f in stored))
         fail(`create #${n}`, `${f} sent ${show(record[f])}, answered ${show(stored[f])}`);
     }
@@ -172,7 +186,7 @@ export async function checkResourceApi(
       const after = (await getOne(id)).body.data as Json;
       if (!p.writeOnly && !same(after[field], value))
         fail(`update #${n}`, `${field} set to ${show(value)}, read ${show(after[field])}`);
-      const touched = touchedByWrites(schema);
+      const touched = new Set([...touchedByWrites(schema), ...changedWith(schema, field)]);
       for (const k of Object.keys(before))
         if (k !== field && !touched.has(k) && !same(after[k], before[k]))
           fail(`update #${n} ${field}`, `${k} changed from ${show(before[k])} to ${show(after[k])}`);
@@ -267,7 +281,7 @@ async function checkUpdateMany(
     const res = await call(t, 'POST', ep.updateMany.path, body);
     if (res.status !== 200 || !same(res.body.data?.ids, ids))
       fail(`updateMany ${field}`, `${res.status} ${show(res.body)} for ${show(value)}`);
-    const touched = touchedByWrites(schema);
+    const touched = new Set([...touchedByWrites(schema), ...changedWith(schema, field)]);
     for (const [i, id] of ids.entries()) {
       const after = await getOne(id);
       for (const k of Object.keys(before[i]))
