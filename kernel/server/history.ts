@@ -7,7 +7,8 @@
  *   chain: a put-on-chain commit, whose transaction id is `txId`), the record as it stood after it
  *   (`state`, the API's record shape, null after a delete or when not recorded) and its field-by-field
  *   `changes` `[{field, before, after}]`: `before` is the state of the revision before it.
- *   Entries written before migration 20261126T0700 carry no values (`recorded: false`): their `changes`
+ *   A change of a field that a schema migration renamed since the revision names the field's name then
+ *   (`formerly`). Entries written before migration 20261126T0700 carry no values (`recorded: false`): their `changes`
  *   name the changed fields (from the entry's `changed` columns) with `before` and `after` null.
  * - `revert(db, repo, id, revision, actor)`: restores the revision's state as a new update through the
  *   repository (same validation: the `<id>.update` schema, then the repository's checks and hooks, then
@@ -21,7 +22,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
 import { canonicalJson } from '../../common/ledger/canonical';
-import { AUDIT_TABLE, type WriteActor } from '../../server/db/audit';
+import { AUDIT_TABLE, MIGRATION_CALL_PREFIX, type WriteActor } from '../../server/db/audit';
 import type { Database } from '../../server/db/database';
 import { ApiError, invalidField, notFound } from '../../server/errors';
 import { buildVariant, formatErrors } from '../dialect/schemaRegistry';
@@ -37,6 +38,11 @@ export interface FieldChange {
   field: string;
   before: unknown;
   after: unknown;
+  /**
+   * The field's name when the revision was written, when a schema migration renamed it since
+   * (`x-renamedFrom`; its audit row, resource `database`); absent otherwise.
+   */
+  formerly?: string;
 }
 
 /** One revision of a record (see the module doc). */
@@ -76,8 +82,47 @@ async function auditRows(db: Db, resource: string, id: number): Promise<AuditRow
     .execute()) as AuditRow[];
 }
 
+/** One schema migration's column renames of a table: its audit row's id, and new name → old name. */
+type Renames = { id: number; renamed: Record<string, string> };
+
+/**
+ * The column renames of `table` by the schema migrations, oldest first, from their audit rows (resource
+ * `database`, call `migration <name>`, state `{tables: {[table]: {renamed: {new: old}}}}`:
+ * scripts/codegen/storage/audit.ts).
+ */
+async function renamesOf(db: Db, table: string): Promise<Renames[]> {
+  const rows = (await db
+    .selectFrom(AUDIT_TABLE)
+    .select(['id', 'state'])
+    .where('resource', '=', 'database')
+    .where('call', 'like', `${MIGRATION_CALL_PREFIX}%`)
+    .orderBy('id', 'asc')
+    .execute()) as Pick<AuditRow, 'id' | 'state'>[];
+  const out: Renames[] = [];
+  for (const row of rows) {
+    let renamed: unknown;
+    try {
+      renamed = (JSON.parse(row.state ?? 'null') as { tables?: Record<string, { renamed?: unknown }> } | null)
+        ?.tables?.[table]?.renamed;
+    } catch {
+      continue; // not a migration's row (anyone may name a call so): no rename to tell
+    }
+    if (renamed && typeof renamed === 'object' && Object.keys(renamed).length)
+      out.push({ id: Number(row.id), renamed: renamed as Record<string, string> });
+  }
+  return out;
+}
+
+/** The name `field` had when audit row `id` was written: the renames since then undone, newest first. */
+function nameAt(field: string, id: number, renames: Renames[]): string {
+  let name = field;
+  for (let i = renames.length - 1; i >= 0 && renames[i].id > id; i--)
+    if (typeof renames[i].renamed[name] === 'string') name = renames[i].renamed[name];
+  return name;
+}
+
 /** The revisions of audit rows (oldest first in, newest first out). */
-function revisionsFrom(repo: Repository<object>, rows: AuditRow[]): Revision[] {
+function revisionsFrom(repo: Repository<object>, rows: AuditRow[], renames: Renames[] = []): Revision[] {
   const toRecord = recordBuilder(repo.model);
   const fields = Object.keys(repo.model.schema.properties);
   let previous: RecordOut | null = null;
@@ -114,6 +159,11 @@ function revisionsFrom(repo: Repository<object>, rows: AuditRow[]): Revision[] {
         .filter((f) => fields.includes(f))
         .map((f) => ({ field: f, before: previous?.[f] ?? null, after: state?.[f] ?? null }));
     }
+    if (renames.length)
+      changes = changes.map((c) => {
+        const formerly = nameAt(c.field, Number(row.id), renames);
+        return formerly === c.field ? c : { ...c, formerly };
+      });
     out.push({
       id: Number(row.id),
       time: row.time,
@@ -140,7 +190,7 @@ function pick(record: RecordOut, fields: string[]): RecordOut {
 export async function revisionsOf(db: Db, repo: Repository<object>, id: number): Promise<Revision[]> {
   const rows = await auditRows(db, repo.model.name, id);
   if (!rows.length) await repo.getOne(db, id); // 404 for an unknown record
-  return revisionsFrom(repo, rows);
+  return revisionsFrom(repo, rows, await renamesOf(db, repo.model.table));
 }
 
 /**

@@ -45,6 +45,8 @@ interface Change {
   field: string;
   before: unknown;
   after: unknown;
+  /** The field's name when the revision was written, when a schema migration renamed it since. */
+  formerly?: string;
 }
 
 interface Revision {
@@ -87,7 +89,20 @@ function Diff({ resource, revision }: { resource: string; revision: Revision }) 
     >
       {revision.changes.map((c) => (
         <TableRow key={c.field}>
-          <TableCell>{translate(`resources.${resource}.fields.${c.field}`, { _: c.field })}</TableCell>
+          <TableCell>
+            {translate(`resources.${resource}.fields.${c.field}`, { _: c.field })}
+            {c.formerly && (
+              <Typography
+                component="span"
+                variant="caption"
+                color="text.secondary"
+                data-testid="history-formerly"
+              >
+                {' '}
+                {translate('schemaUi.history.formerly', { name: c.formerly })}
+              </Typography>
+            )}
+          </TableCell>
           <TableCell sx={{ wordBreak: 'break-word', color: 'text.secondary' }}>
             {revision.recorded || c.before !== null ? text(c.field, c.before) : '?'}
           </TableCell>

@@ -14,6 +14,7 @@ const en = {
       delete: 'Deleted',
       chain: 'Put on chain',
       by: '%{account} · %{time}',
+      formerly: '(then named %{name})',
       field: 'Field',
       before: 'Before',
       after: 'After',

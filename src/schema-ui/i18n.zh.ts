@@ -14,6 +14,7 @@ const zh: typeof en = {
       delete: '删除',
       chain: '上链',
       by: '%{account} · %{time}',
+      formerly: '（当时名为 %{name}）',
       field: '字段',
       before: '修改前',
       after: '修改后',

@@ -45,6 +45,7 @@ import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import {
   columnSources,
   recordFields,
+  renamedFields,
   restorableView,
   type AvailableColumn,
   type ViewSettings,
@@ -70,12 +71,16 @@ async function viewsPost<T>(path: string, body: unknown): Promise<T> {
     .data;
 }
 
-/** The field names of `resource`'s records now, or undefined for a list without a resource schema. */
-function fieldsOf(resource: string): string[] | undefined {
+/**
+ * The field names of `resource`'s records now and its renamed fields (old → new), or undefined and none
+ * for a list without a resource schema.
+ */
+function fieldsOf(resource: string): { fields?: string[]; renamed: Record<string, string> } {
   try {
-    return recordFields(schemaForResource(resource));
+    const schema = schemaForResource(resource);
+    return { fields: recordFields(schema), renamed: renamedFields(schema) };
   } catch {
-    return undefined;
+    return { renamed: {} };
   }
 }
 
@@ -93,7 +98,10 @@ function useViewSettings() {
     sort: sort ?? null,
     columns: columnSources(columns, available),
   };
-  const fit = (v: ViewSettings) => restorableView(v, available, fieldsOf(resource));
+  const fit = (v: ViewSettings) => {
+    const { fields, renamed } = fieldsOf(resource);
+    return restorableView(v, available, fields, renamed);
+  };
   const apply = (saved: ViewSettings) => {
     const v = fit(saved);
     if (v.sort) setSort(v.sort);

@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
-import { columnSources, recordFields, restorableView, type AvailableColumn } from './viewRestore';
+import {
+  columnSources,
+  recordFields,
+  renamedFields,
+  restorableView,
+  type AvailableColumn,
+} from './viewRestore';
 
 const columnsOf = (sources: string[]): AvailableColumn[] =>
   sources.map((source, i) => ({ index: String(i), source }));
@@ -52,5 +58,38 @@ describe('a saved view naming a removed field', () => {
       '0',
       '3',
     ]);
+  });
+
+  it('finds a field renamed since (x-renamedFrom) under its new name: filter, bound, sort and column', () => {
+    const schema = {
+      properties: {
+        artWorkName: { type: 'string' },
+        medium: { type: 'string', 'x-renamedFrom': 'texture' },
+        year: { type: 'integer', 'x-renamedFrom': 'made' },
+      },
+    };
+    const renamed = renamedFields(schema);
+    expect(renamed).toEqual({ texture: 'medium', made: 'year' });
+    const available: AvailableColumn[] = [
+      { index: '0', source: 'artWorkName' },
+      { index: '1', source: 'medium' },
+      { index: '2', source: 'year' },
+    ];
+    const view = {
+      filter: { texture: 'oil', made_gte: 1800, q: 'sea' },
+      sort: { field: 'texture', order: 'DESC' as const },
+      columns: ['texture', 'artWorkName'],
+    };
+    expect(restorableView(view, available, recordFields(schema), renamed)).toEqual({
+      filter: { medium: 'oil', year_gte: 1800, q: 'sea' },
+      sort: { field: 'medium', order: 'DESC' },
+      columns: ['1', '0'],
+    });
+    // without the renames, the old names are fields no more: left out
+    expect(restorableView(view, available, recordFields(schema))).toEqual({
+      filter: { q: 'sea' },
+      sort: null,
+      columns: ['0'],
+    });
   });
 });

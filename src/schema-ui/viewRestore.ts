@@ -39,20 +39,31 @@ export function columnSources(
  * `view` for the list now: filters and sort on fields the resource no longer has are left out, columns
  * mapped back to react-admin indexes (sources to the current index; a source no column has any more is
  * left out; `available` empty: only indexes are kept). `fields`: the names the resource's records have now (its schema's properties and display
- * fields); undefined keeps every filter and sort. A view left without any column shows the list's default
- * columns (null).
+ * fields); undefined keeps every filter and sort. `renamed` (old name → new, `renamedFields`): a field
+ * renamed since the view was saved is found under its new name. A view left without any column shows the
+ * list's default columns (null).
  */
 export function restorableView(
   view: ViewSettings,
   available: AvailableColumn[],
   fields?: Iterable<string>,
+  renamed: Record<string, string> = {},
 ): ViewSettings {
   const known = fields ? new Set(fields) : undefined;
   const has = (name: string) => !known || known.has(name);
+  const now = (name: string) => (Object.hasOwn(renamed, name) ? renamed[name] : name);
+  /** A filter key under the field's name now (`<field>_gte` too). */
+  const key = (k: string) => {
+    const range = RANGE.exec(k);
+    return range ? `${now(range[1])}_${range[2]}` : now(k);
+  };
   const filter = Object.fromEntries(
-    Object.entries(view.filter ?? {}).filter(([k]) => k === 'q' || has(RANGE.exec(k)?.[1] ?? k) || has(k)),
+    Object.entries(view.filter ?? {})
+      .map(([k, v]) => [key(k), v] as const)
+      .filter(([k]) => k === 'q' || has(RANGE.exec(k)?.[1] ?? k) || has(k)),
   );
-  const sort = view.sort && has(view.sort.field) ? view.sort : null;
+  const sorted = view.sort && { ...view.sort, field: now(view.sort.field) };
+  const sort = sorted && has(sorted.field) ? sorted : null;
   let columns: string[] | null = null;
   if (view.columns) {
     const mapped = view.columns.flatMap((c) => {
@@ -60,12 +71,25 @@ export function restorableView(
       // before the datagrid has listed its columns, an index is kept as it is
       if (legacy !== undefined)
         return !available.length || available.some((a) => a.index === legacy) ? [legacy] : [];
-      const found = available.find((a) => a.source === c);
+      const found = available.find((a) => a.source === now(c));
       return found ? [found.index] : [];
     });
     columns = mapped.length ? mapped : null;
   }
   return { filter, sort, columns };
+}
+
+/**
+ * The fields `schema` renamed (`x-renamedFrom` on a property: README "Changing a schema"), old name → new
+ * name: a view saved before the rename keeps the field under its new name.
+ */
+export function renamedFields(schema: { properties: Record<string, unknown> }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const from = (prop as { 'x-renamedFrom'?: unknown } | null)?.['x-renamedFrom'];
+    if (typeof from === 'string' && !(from in schema.properties)) out[from] = name;
+  }
+  return out;
 }
 
 /** The field names of `schema`'s records: its properties and display fields (`x-storage.display`). */

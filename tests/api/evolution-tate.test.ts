@@ -306,9 +306,15 @@ async function httpWorks(edit: Edit, firstIds: number[]) {
       const history = await api('GET', `/dev-api/history/revisions?resource=artworks&id=${edited}`);
       expect(history.status, JSON.stringify(history.body)).toBe(200);
       const changes = history.body.data.list.flatMap((h: { changes: { field: string }[] }) => h.changes);
+      // ... with the name it had then (the History tab says "(then named texture)")
       expect(changes.find((c: { field: string }) => c.field === 'medium')).toMatchObject({
         after: 'Oil paint on canvas, relined',
+        formerly: 'texture',
       });
+      const later = await api('GET', `/dev-api/history/revisions?resource=artworks&id=${id}`);
+      const latest = later.body.data.list[0].changes.find((c: { field: string }) => c.field === 'medium');
+      expect(latest).toMatchObject({ after: medium });
+      expect(latest.formerly).toBeUndefined();
       expect(changes.some((c: { field: string }) => c.field === 'texture')).toBe(false);
     }
   } finally {

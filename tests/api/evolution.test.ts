@@ -214,7 +214,13 @@ describe('a schema edit on a database with data', () => {
     ]);
     const history = await revisionsOf(t.app.db, repo as never, ids[0]);
     const update = history.find((r) => r.operation === 'update')!;
-    expect(update.changes).toContainEqual({ field: 'name', before: 'Short', after: 'Tiny' });
+    // written before the rename: the field's name then is told (History: "then named title")
+    expect(update.changes).toContainEqual({
+      field: 'name',
+      before: 'Short',
+      after: 'Tiny',
+      formerly: 'title',
+    });
     expect(history.at(-1)!.state).toMatchObject({ name: 'Short' });
 
     // the renamed fields keep what they were: search, unique, reference

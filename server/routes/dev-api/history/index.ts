@@ -36,7 +36,15 @@ const idSchema = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
 
 const change = {
   type: 'object',
-  properties: { field: { type: 'string' }, before: {}, after: {} },
+  properties: {
+    field: { type: 'string' },
+    before: {},
+    after: {},
+    formerly: {
+      type: 'string',
+      description: "The field's name when the revision was written, when a schema migration renamed it since",
+    },
+  },
 } as const;
 
 /** A revision as the calls answer it (kernel/server/history.ts `Revision`). */
