@@ -86,6 +86,28 @@ describe('the dialect', () => {
     ).toEqual([]);
   });
 
+  it('refuses GET for every write verb, and admits it for every read verb', () => {
+    const writes = ['create', 'update', 'updateMany', 'delete', 'deleteMany'];
+    for (const verb of writes)
+      expect(
+        errorsWith((s) => {
+          const e = (s['x-endpoints'][verb] ??= { path: `/artmanager/loan/${verb}Call` });
+          // delete and deleteMany share a call: a GET delete alone keeps deleteMany's POST
+          e.method = 'GET';
+          if (verb.startsWith('delete')) e.path = `/artmanager/loan/${verb}Call`;
+        }),
+        verb,
+      ).toEqual([
+        `${FILE}#/x-endpoints/${verb}/method: ${verb} changes records: its call is POST, with its data in a JSON body (a GET must not change anything: RFC 9110 §9.2.1, links, prefetches and crawlers call it freely)`,
+      ]);
+    expect(
+      errorsWith((s) => {
+        s['x-endpoints'].search = { method: 'GET', path: '/artmanager/loan/search' };
+        s['x-endpoints'].getOne.aliases = [{ method: 'GET', path: '/artmanager/loan/info' }];
+      }),
+    ).toEqual([]);
+  });
+
   it('finds icons in @mui/icons-material, any of them, and nothing else', () => {
     expect(['Museum', 'Image', 'Science', 'AccessAlarm'].map(iconExists)).toEqual([true, true, true, true]);
     expect(['Musem', 'index', 'museum', '../package', 'Image.js'].map(iconExists)).toEqual([
@@ -150,6 +172,16 @@ const CASES: [string, (s: Json) => void, string][] = [
     'an endpoint method other than GET and POST',
     (s) => (s['x-endpoints'].delete.method = 'DELETE'),
     `${FILE}#/x-endpoints/delete/method: must be one of: "GET", "POST"`,
+  ],
+  [
+    'a create call by GET (a write verb: it changes records)',
+    (s) => (s['x-endpoints'].create.method = 'GET'),
+    `${FILE}#/x-endpoints/create/method: create changes records: its call is POST, with its data in a JSON body (a GET must not change anything: RFC 9110 §9.2.1`,
+  ],
+  [
+    "an update's alias by GET",
+    (s) => (s['x-endpoints'].update.aliases = [{ method: 'GET', path: '/artmanager/loan/retitle' }]),
+    `${FILE}#/x-endpoints/update/aliases/0/method: update changes records: its call is POST`,
   ],
   [
     'a reference to a resource that does not exist',

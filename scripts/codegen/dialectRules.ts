@@ -20,7 +20,10 @@
  *   `REVISION`);
  * - icons: `x-resource.icon` is an @mui/icons-material icon (`iconExists`);
  * - roles: `x-roles`, `x-resource.roles` and every `x-endpoints` call's `roles` name roles an account can
- *   hold, declared once by the account schema (kernel/dialect/roles.ts `declaredRoles`).
+ *   hold, declared once by the account schema (kernel/dialect/roles.ts `declaredRoles`);
+ * - calls: the write verbs (`create`, `update`, `updateMany`, `delete`, `deleteMany`) and their aliases are
+ *   POST: they change records, which a GET must not (RFC 9110 §9.2.1: a safe method, which links, prefetches
+ *   and crawlers call freely), and the kernel reads their data from a JSON body.
  * Each failure is a {@link DialectError} (file, JSON pointer, reason). A rule that throws on a shape it did
  * not expect is reported the same way at the schema's root, never thrown.
  */
@@ -38,6 +41,9 @@ export interface RuleOptions {
   /** Whether `@mui/icons-material/<name>` exists (codegen: a file of the installed package). */
   iconExists: (name: string) => boolean;
 }
+
+/** The verbs whose calls change records. */
+const WRITE_VERBS = ['create', 'update', 'updateMany', 'delete', 'deleteMany'] as const;
 
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 const typesOf = (p: Json): string[] => ([] as string[]).concat(p?.type ?? []).filter((t) => t !== 'null');
@@ -153,6 +159,7 @@ class Checker {
     const s = f.schema;
     const props: Json = isObj(s.properties) ? s.properties : {};
     this.roleRules();
+    this.writeCalls();
     if (!this.refCycle()) {
       this.object(s, '', true);
       for (const [name, d] of Object.entries<Json>(isObj(s.definitions) ? s.definitions : {}))
@@ -231,6 +238,21 @@ class Checker {
         for (const [t, r] of Object.entries<Json>(e))
           if (isObj(r)) check(r.roles, ['x-endpoints', verb, t, 'roles']);
       } else if (isObj(e)) check(e.roles, ['x-endpoints', verb, 'roles']);
+  }
+
+  /** The write verbs' calls and their aliases are POST (see the module doc). */
+  private writeCalls() {
+    const endpoints: Json = isObj(this.schema['x-endpoints']) ? this.schema['x-endpoints'] : {};
+    const reason = (verb: string) =>
+      `${verb} changes records: its call is POST, with its data in a JSON body (a GET must not change anything: RFC 9110 §9.2.1, links, prefetches and crawlers call it freely)`;
+    for (const verb of WRITE_VERBS) {
+      const e = endpoints[verb];
+      if (!isObj(e)) continue;
+      if (e.method === 'GET') this.err(pointer('x-endpoints', verb, 'method'), reason(verb));
+      for (const [i, a] of (Array.isArray(e.aliases) ? e.aliases : []).entries())
+        if (isObj(a) && a.method === 'GET')
+          this.err(pointer('x-endpoints', verb, 'aliases', i, 'method'), reason(verb));
+    }
   }
 
   private storage(props: Json) {
