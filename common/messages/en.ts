@@ -30,6 +30,9 @@ export const serverMessagesEn = {
   'field.to': 'to',
   'field.channel': 'channel',
   'field.Content-Type': 'Content-Type',
+  // An item without a label of its own: its list's label and its place (index.ts `itemLabel`)
+  'label.item': '%{label}, item %{n}',
+  'label.value': '%{label}, value %{n}',
   // Transport and protocol
   'request.noSuchCall': 'No such call: %{method} %{path}',
   'health.notReady': 'Not ready: %{reasons}',

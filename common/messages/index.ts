@@ -78,14 +78,8 @@ function propertyAt(schema: { properties?: Record<string, PropertySchema> }, pat
   return node as PropertySchema | undefined;
 }
 
-/**
- * The label of a field (dotted path) in `lang`, from `x-i18n` of the schema `schemaId` (`<id>` or
- * `<id>.<variant>`), else of the first schema that has the path; the path itself when none labels it.
- */
-export function fieldLabel(lang: Language, field: string, schemaId?: string): string {
-  if (!field) return lang === 'zh' ? '请求' : 'body';
-  const path = field.split('.');
-  const base = schemaId?.split('.')[0];
+/** The `x-i18n` label of the field at `path` in `lang`: of schema `base` first, else of any schema. */
+function ownLabel(lang: Language, path: string[], base: string | undefined): string | undefined {
   const ordered = [
     ...(base && schemas[base] ? [schemas[base]] : []),
     ...Object.values(schemas).filter((s) => s.$id !== base),
@@ -95,8 +89,40 @@ export function fieldLabel(lang: Language, field: string, schemaId?: string): st
     const label = (p as { 'x-i18n'?: Partial<LocalizedText> } | undefined)?.['x-i18n']?.[lang];
     if (label) return label;
   }
-  const own = `field.${field}`;
-  return isMessageKey(own) ? serverMessages[lang][own] : field;
+  return undefined;
+}
+
+/**
+ * The label of an item at `positions` (0-based indexes) of the list labelled `list`, in `lang`: the
+ * first index is the list's item, each further one a value of an inner list ("Samples, item 2, value 2";
+ * "各样本第 2 项第 2 个值").
+ */
+export function itemLabel(lang: Language, list: string, positions: number[]): string {
+  return positions.reduce(
+    (label, n, i) =>
+      interpolate(serverMessages[lang][i === 0 ? 'label.item' : 'label.value'], { label, n: n + 1 }, lang),
+    list,
+  );
+}
+
+/**
+ * The label of a field (dotted path) in `lang`, from `x-i18n` of the schema `schemaId` (`<id>` or
+ * `<id>.<variant>`), else of the first schema that has the path. An item without a label of its own (a
+ * list's value, a value of an inner list: `samples.1.1`) is named by its list's label and its place
+ * ({@link itemLabel}); a field no schema labels by the catalogue's `field.<name>`, else by its path.
+ */
+export function fieldLabel(lang: Language, field: string, schemaId?: string): string {
+  if (!field) return lang === 'zh' ? '请求' : 'body';
+  const path = field.split('.');
+  const base = schemaId?.split('.')[0];
+  const own = ownLabel(lang, path, base);
+  if (own) return own;
+  let k = path.length;
+  while (k > 0 && /^\d+$/.test(path[k - 1])) k--;
+  const list = k > 0 && k < path.length ? ownLabel(lang, path.slice(0, k), base) : undefined;
+  if (list) return itemLabel(lang, list, path.slice(k).map(Number));
+  const key = `field.${field}`;
+  return isMessageKey(key) ? serverMessages[lang][key] : field;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fieldMessages, languageOf, renderMessage, serverMessages } from './index';
+import { fieldLabel, fieldMessages, itemLabel, languageOf, renderMessage, serverMessages } from './index';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -155,6 +155,30 @@ describe('renderMessage', () => {
     expect(renderMessage('zh', env)).toBe(
       '请求体无效：作品名称：最多 30 个汉字（60 个字符），当前为 62 个字符；作者：必填',
     );
+  });
+
+  it("names an item without a label of its own by its list's label and its place, at any depth", () => {
+    const error = (field: string) => ({
+      field,
+      keyword: 'minLength',
+      params: { limit: 1 },
+      message: `${field}: must NOT have fewer than 1 characters`,
+    });
+    const env = {
+      key: 'request.invalid',
+      params: { part: 'body', schema: 'artwork.create' },
+      data: { errors: [error('images.1'), error('images.0.2')] },
+    };
+    expect(renderMessage('en', env)).toBe(
+      'Invalid body: Images, item 2: must NOT have fewer than 1 characters; Images, item 1, value 3: must NOT have fewer than 1 characters',
+    );
+    expect(renderMessage('zh', env)).toBe(
+      '请求体无效：作品图片第 2 项：至少 1 个字符；作品图片第 1 项第 3 个值：至少 1 个字符',
+    );
+    expect(itemLabel('en', 'Samples', [1, 1])).toBe('Samples, item 2, value 2');
+    expect(itemLabel('zh', '样本', [1, 1])).toBe('样本第 2 项第 2 个值');
+    // a field no schema labels, nor its list, keeps its path
+    expect(fieldLabel('en', 'noSuchList.3')).toBe('noSuchList.3');
   });
 
   it('keeps msg when the envelope has no known key', () => {

@@ -18,6 +18,8 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'field.to': '结束时间',
   'field.channel': '通道',
   'field.Content-Type': 'Content-Type 请求头',
+  'label.item': '%{label}第 %{n} 项',
+  'label.value': '%{label}第 %{n} 个值',
   'request.noSuchCall': '没有这个接口：%{method} %{path}',
   'health.notReady': '未就绪：%{reasons}',
   'metrics.token': '指标接口需要 METRICS_TOKEN 的令牌（Authorization: Bearer <令牌>）',

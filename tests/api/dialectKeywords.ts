@@ -127,8 +127,11 @@ export function describeDialectKeywords(target: () => KeywordTarget): void {
       );
       expect(bad.status, JSON.stringify(bad.body)).toBe(400);
       expect(fields(bad.body)).toEqual(['samples.1.1', 'samples.2']);
-      // an inner value has no label of its own: named by its place
-      expect(bad.body.msg).toContain('samples.1.1');
+      // an inner value has no label of its own: named by its list's label and its place
+      expect(bad.body.msg).toContain('各样本层次第 2 项第 2 个值：');
+      expect(bad.body.msg).toContain('各样本层次第 3 项：');
+      const en = await call('POST', `${BASE}/add`, { ...BASE_RECORD, samples: [['ok'], ['fine', '']] });
+      expect(en.body.msg).toContain('Layers per sample, item 2, value 2: ');
       const upd = await call('POST', `${BASE}/update`, { id: made.id, samples: [['paint']] });
       expect(upd.body.data).toMatchObject({ samples: [['paint']], objectCode: 'LOL001' });
     });

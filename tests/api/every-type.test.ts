@@ -291,7 +291,15 @@ describe('every type of the dialect, through one schema file', () => {
       ['nope', 1, 'nope'],
     ];
     for (const [field, value, at] of cases) {
-      const label = propAt(at)?.['x-i18n'];
+      // an item without a label of its own (`tags.1`) is named by its list's label and its place
+      const [, list, index] = /^(.*)\.(\d+)$/.exec(at) ?? [];
+      const listLabel = list !== undefined && !propAt(at)?.['x-i18n'] ? propAt(list)?.['x-i18n'] : undefined;
+      const label = listLabel
+        ? {
+            en: `${listLabel.en}, item ${Number(index) + 1}`,
+            zh: `${listLabel.zh}第 ${Number(index) + 1} 项`,
+          }
+        : propAt(at)?.['x-i18n'];
       for (const lang of ['en', 'zh'] as const) {
         const what = `${lang} ${field}=${JSON.stringify(value)}`;
         for (const r of [
