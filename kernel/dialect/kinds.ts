@@ -37,7 +37,9 @@ export const KINDS = [
   'stringList',
   'numberList',
   'enumList',
+  'booleanList',
   'listList',
+  'jsonList',
   'password',
   'json',
   'schemaFrom',
@@ -78,12 +80,23 @@ export function typesOf(prop: PropertySchema): string[] {
 }
 
 /**
+ * Whether `types` (non-null JSON types) are one type: one name, or `integer` with `number` (numbers).
+ * A value of several types or of none is a JSON value (kind `json`).
+ */
+export function isOneType(types: string[]): boolean {
+  return types.length === 1 || (types.length === 2 && types.every((t) => t === 'integer' || t === 'number'));
+}
+
+/**
  * The kind of `prop` (already dereferenced, its `items` too: see {@link fieldSpecs}), in the fixed order widget → upload → reference → enum →
  * format → type; "upload": a string property declaring `x-upload` without a widget holds an uploaded
  * file's URL, so it is a `file` (uploaded with the upload input, shown by its type: image, audio player,
- * link), whatever its groups. An array is a list of its items' kind: `enumList`, `stringList`,
- * `numberList`, `objectList`, or `listList` when the items are arrays themselves (a list of lists, stored
- * as JSON like every array; the console edits each inner list with its own kind's input).
+ * link), whatever its groups. A property of several types besides "null", or of none, is a JSON value
+ * (`json`: typed as JSON text, shown formatted); `integer` with `number` is a number. An array is a list of
+ * its items' kind: `enumList`, `stringList`, `numberList`, `booleanList`, `objectList`, `listList` when the
+ * items are arrays themselves (a list of lists), or `jsonList` when they are JSON values (items of several
+ * types or of none). Every list is stored as JSON; the console edits the items of a list of booleans, of
+ * lists or of JSON values one by one, each with its own kind's input.
  * @param where a path for error messages, e.g. `artwork.baseInfo.size`
  * @throws Error for an unknown widget or format, or a type that maps to no kind
  */
@@ -106,9 +119,8 @@ export function resolveKind(prop: PropertySchema, where: string): Kind {
     return k;
   }
   const types = typesOf(prop);
-  if (types.length !== 1)
-    throw new Error(`${where}: cannot resolve a kind for type ${JSON.stringify(prop.type ?? null)}`);
-  switch (types[0]) {
+  if (!isOneType(types)) return 'json';
+  switch (types.length === 2 ? 'number' : types[0]) {
     case 'string':
       return 'text';
     case 'integer':
@@ -122,8 +134,11 @@ export function resolveKind(prop: PropertySchema, where: string): Kind {
     case 'array': {
       const items = typesOf(prop.items ?? {});
       if (Array.isArray(prop.items?.enum)) return 'enumList';
+      // items of several types or of none: JSON values
+      if (!isOneType(items)) return 'jsonList';
       if (items[0] === 'string') return 'stringList';
       if (items[0] === 'integer' || items[0] === 'number') return 'numberList';
+      if (items[0] === 'boolean') return 'booleanList';
       if (items[0] === 'object') return 'objectList';
       // a list of lists: each item a list of its own kind (strings, numbers, enum values, objects or lists)
       if (items[0] === 'array') return 'listList';

@@ -86,6 +86,20 @@ describe('the dialect', () => {
     ).toEqual([]);
   });
 
+  it('admits lists of booleans and JSON values (items of several types or of none), at every depth', () => {
+    const label = { en: 'Checks', zh: '检查' };
+    expect(
+      errorsWith((s) => {
+        s.definitions = { scalar: { type: ['string', 'number', 'boolean'] } };
+        s.properties.checks = { type: 'array', items: { type: 'boolean' }, 'x-i18n': label };
+        s.properties.values = { type: 'array', items: { $ref: '#/definitions/scalar' }, 'x-i18n': label };
+        s.properties.anything = { type: 'array', items: {}, 'x-i18n': label };
+        s.properties.venue.properties.extra = { type: ['string', 'integer', 'null'], 'x-i18n': label };
+        s.properties.venue.properties.free = { 'x-i18n': label };
+      }),
+    ).toEqual([]);
+  });
+
   it('refuses GET for every write verb, and admits it for every read verb', () => {
     const writes = ['create', 'update', 'updateMany', 'delete', 'deleteMany'];
     for (const verb of writes)
@@ -182,6 +196,16 @@ const CASES: [string, (s: Json) => void, string][] = [
     "an update's alias by GET",
     (s) => (s['x-endpoints'].update.aliases = [{ method: 'GET', path: '/artmanager/loan/retitle' }]),
     `${FILE}#/x-endpoints/update/aliases/0/method: update changes records: its call is POST`,
+  ],
+  [
+    'a field of several types (its column has one)',
+    (s) => (s.properties.fee.type = ['number', 'string']),
+    `${FILE}#/properties/fee/type: a record's own field is stored in a column of one type, and "fee" is ["number","string"]: give it one type (with "null" if it may be empty), or keep a value of several types or of none in an object or a list, where it is stored as JSON`,
+  ],
+  [
+    'a field of no type',
+    (s) => delete s.properties.fee.type,
+    `${FILE}#/properties/fee: a record's own field is stored in a column of one type, and "fee" is of no type`,
   ],
   [
     'a reference to a resource that does not exist',

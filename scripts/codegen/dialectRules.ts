@@ -13,7 +13,9 @@
  *   strings; `x-ordered` pairs two existing properties of the same comparable type (numbers, or strings of
  *   the same `date`/`date-time` format), `x-distinct` two strings; `x-ui.list`/`filter`/`sortable`/
  *   `section`, `x-unique`, `x-references`, `x-count`, `x-renamedFrom` and `x-fill` on top-level properties (`filter`/`sortable` not on
- *   objects, lists or computed counts); every property has its `x-i18n` label;
+ *   objects, lists or computed counts); every property has its `x-i18n` label; a top-level property
+ *   (a column) has one type besides "null" (`integer` with `number` counts as one): a value of several types
+ *   or of none is a JSON value, kept in an object, a list or a map (kernel/dialect/kinds.ts `json`);
  * - labels: every section tab (`x-ui.section`) is labelled by `x-sections` or by the labelled property of
  *   that name (`main`, the fields without a section, may be), and `x-sections` names only sections in use;
  * - the kernel's names: no stored resource declares a property or column `revision` (kernel/server/model.ts
@@ -28,6 +30,7 @@
  * not expect is reported the same way at the schema's root, never thrown.
  */
 import { deref as derefNode, inlineRefs, RefError } from '../../kernel/dialect/deref';
+import { isOneType } from '../../kernel/dialect/kinds';
 import { declaredRoles, ROLES_PROPERTY, ROLES_SCHEMA_ID } from '../../kernel/dialect/roles';
 import { REVISION } from '../../kernel/server/model';
 import { callErrors, nameErrors, type SchemaFile } from './dialectNames';
@@ -395,6 +398,11 @@ class Checker {
         where('x-i18n'),
         `the property "${name}" has no label: add "x-i18n": { "en": ..., "zh": ... }`,
       );
+    if (top && !isOneType(types))
+      this.err(
+        p.type === undefined ? ptr : where('type'),
+        `a record's own field is stored in a column of one type, and "${name}" is ${p.type === undefined ? 'of no type' : typeText(p)}: give it one type (with "null" if it may be empty), or keep a value of several types or of none in an object or a list, where it is stored as JSON`,
+      );
     if (all.length) {
       if (p.default !== undefined && !fits(p.default, all))
         this.err(
@@ -455,7 +463,7 @@ class Checker {
       p['x-upload'] !== undefined &&
       !(
         (types.length === 1 && isString) ||
-        (types[0] === 'array' && typesOf(deref(this.schema, p.items) ?? {})[0] === 'string')
+        (types[0] === 'array' && typesOf(deref(this.schema, p.items) ?? {}).join() === 'string')
       )
     )
       this.err(

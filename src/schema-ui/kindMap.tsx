@@ -264,13 +264,17 @@ function ObjectListInput({ source, prop, schema, label, validate }: KindProps) {
 
 /**
  * A list whose every item is edited by the input of the items' own kind, with no label of its own: a list
- * of lists (kind `listList`: strings, numbers, enum values, objects, or lists again), or a list of objects
- * whose items name a widget. An added item starts empty: `[]` for a list, `{}` for an object.
+ * of lists (kind `listList`: strings, numbers, enum values, objects, or lists again), of booleans
+ * (`booleanList`: a switch each), of JSON values (`jsonList`: items of several types or of none, each typed
+ * as JSON text), or of objects whose items name a widget. An added item starts empty: `[]` for a list, `{}`
+ * for an object, `false` for a boolean, empty text for a JSON value.
  */
 function ItemsInput({ source, prop, schema, label, validate }: KindProps) {
   const items = prop.items ?? {};
-  const { Input } = componentsFor(resolveKind(items, source));
-  const empty = () => (([] as string[]).concat(items.type ?? []).includes('array') ? [] : {});
+  const kind = resolveKind(items, source);
+  const { Input } = componentsFor(kind);
+  const list = ([] as string[]).concat(items.type ?? []).includes('array');
+  const empty = () => (kind === 'json' ? '' : kind === 'boolean' ? false : list ? [] : {});
   return (
     <ArrayInput source={source} label={label} validate={validate}>
       <SimpleFormIterator disableReordering={false} getItemDefaults={(item: unknown) => item ?? empty()}>
@@ -356,6 +360,21 @@ function StringListField({ source }: KindProps) {
   const record = useRecordContext();
   const v = getPath(record, source);
   return <Typography variant="body2">{Array.isArray(v) ? v.join(', ') : ''}</Typography>;
+}
+
+/** A list of booleans: each value as a chip reading "Yes" or "No" in the console's language. */
+function BooleanListField({ source }: KindProps) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const v = getPath(record, source);
+  if (!Array.isArray(v)) return null;
+  return (
+    <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap">
+      {v.map((x, i) => (
+        <Chip key={i} size="small" label={translate(x === true ? 'ra.boolean.true' : 'ra.boolean.false')} />
+      ))}
+    </Stack>
+  );
 }
 
 /** The values of an array of enum values (an account's roles), as labelled chips. */
@@ -497,7 +516,10 @@ export const kindMap: Record<Kind, KindComponents> = {
   stringList: { Field: StringListField, Input: StringListInput },
   numberList: { Field: StringListField, Input: NumberListInput },
   enumList: { Field: EnumListField, Input: EnumListInput },
+  booleanList: { Field: BooleanListField, Input: ItemsInput },
   listList: { Field: ListListField, Input: ItemsInput },
+  // items of several types or of none: each a JSON value, the list shown formatted
+  jsonList: { Field: JsonField, Input: ItemsInput },
   // A write-only secret: never shown; typed in a masked input (autocomplete off: it is another account's).
   password: {
     Field: () => null,

@@ -31,15 +31,26 @@ describe('resolveKind: widget → reference → enum → format → type', () =>
     expect(resolveKind({ type: 'array', items: lists }, 'p')).toBe('listList');
     expect(resolveKind({ type: 'object', properties: {} }, 'p')).toBe('object');
   });
-  it('an unknown widget, format or type is an explicit error naming the property', () => {
+  it('a list of booleans; a value of several types or of none is a JSON value, alone or as items', () => {
+    expect(resolveKind({ type: 'array', items: { type: 'boolean' } }, 'p')).toBe('booleanList');
+    expect(resolveKind({ type: 'array', items: { type: ['boolean', 'null'] } }, 'p')).toBe('booleanList');
+    expect(resolveKind({ type: ['string', 'integer'] }, 'p')).toBe('json');
+    expect(resolveKind({}, 'p')).toBe('json');
+    expect(resolveKind({ type: 'null' }, 'p')).toBe('json');
+    for (const items of [{ type: ['string', 'integer', 'null'] }, {}, { type: 'null' }])
+      expect(resolveKind({ type: 'array', items }, 'p')).toBe('jsonList');
+    expect(resolveKind({ type: 'array' }, 'p')).toBe('jsonList');
+    // integer with number is a number, alone or as items
+    expect(resolveKind({ type: ['integer', 'number', 'null'] }, 'p')).toBe('number');
+    expect(resolveKind({ type: 'array', items: { type: ['integer', 'number'] } }, 'p')).toBe('numberList');
+  });
+  it('an unknown widget or format is an explicit error naming the property', () => {
     expect(() => resolveKind({ type: 'string', 'x-ui': { widget: 'rainbow' } }, 'author.x')).toThrow(
       'author.x: unknown x-ui.widget "rainbow"',
     );
     expect(() => resolveKind({ type: 'string', format: 'ipv9' }, 'a.b')).toThrow(
       'a.b: no kind for format "ipv9"',
     );
-    expect(() => resolveKind({ type: ['string', 'integer'] }, 'a.c')).toThrow(/a\.c: cannot resolve a kind/);
-    expect(() => resolveKind({}, 'a.d')).toThrow(/a\.d: cannot resolve a kind/);
   });
   it('every property of every schema resolves to a kind the map renders', () => {
     const walk = (s: ResourceSchema, props = s.properties, prefix = ''): void => {
