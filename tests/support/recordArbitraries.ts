@@ -2,7 +2,8 @@
  * fast-check arbitraries of the records a resource schema of the dialect accepts, derived from the
  * schema alone (so they serve generated schemas, tests/support/schemaArbitraries.ts, and written ones):
  * `valueArb` per property (formats date, date-time, email, uri; x-url; patterns; bounds, multipleOf and
- * exclusive bounds; enums; booleans; references to given ids; arrays; nested objects), `recordArbitrary`
+ * exclusive bounds; enums; booleans; references to given ids; arrays; nested objects; values of several
+ * types or of none), `recordArbitrary`
  * per record (x-ordered pairs put in order), and `invalidCases`: one refused body per field that has a
  * rule, with the field the 400 must name.
  */
@@ -94,9 +95,18 @@ export function withDefaults(defs: Json, v: unknown, raw: Json): unknown {
   return out;
 }
 
+/** Any JSON value (of a property of no type): a word, a whole number, a boolean or a small object. */
+const jsonValueArb: fc.Arbitrary<unknown> = fc.oneof(
+  fc.stringMatching(/^[a-z]{1,8}$/),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.boolean(),
+  fc.record({ note: fc.stringMatching(/^[a-z]{1,8}$/) }),
+);
+
 /**
- * Values `prop` accepts (never null: the "stored value" side); `refIds` gives ids for references, `defs`
- * the schema's `definitions` (for `$ref`).
+ * Values `prop` accepts (never null: the "stored value" side): of a property of several types, a value of
+ * each; of one of none, any JSON value. `refIds` gives ids for references, `defs` the schema's
+ * `definitions` (for `$ref`).
  */
 export function valueArb(
   raw: Json,
@@ -109,7 +119,11 @@ export function valueArb(
   const reference = prop['x-references']?.resource ?? prop['x-ui']?.reference;
   if (reference) return fc.constantFrom(...(refIds[reference] ?? [1]));
   if (prop.enum) return fc.constantFrom(...prop.enum.filter((v: unknown) => v !== null));
-  const type = ([] as string[]).concat(prop.type ?? 'string').find((t) => t !== 'null');
+  // no type: any JSON value; several types: a value of each (kernel/dialect/kinds.ts `json`)
+  if (prop.type === undefined) return jsonValueArb;
+  const types = ([] as string[]).concat(prop.type).filter((t) => t !== 'null');
+  if (types.length > 1) return fc.oneof(...types.map((t) => valueArb({ ...prop, type: t }, refIds, defs)));
+  const type = types[0] ?? 'string';
   switch (type) {
     case 'string': {
       if (prop.format === 'date') return dateArb;

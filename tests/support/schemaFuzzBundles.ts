@@ -9,9 +9,11 @@ type Json = Record<string, any>;
 export const L = (en: string, zh: string) => ({ en, zh });
 
 /**
- * The keyword bundles: one property schema each, fit for every place (no top-only keyword). Together
- * they hold every keyword of a property schema but `x-schemaFrom`, `x-unique`, `x-references` and
- * `x-count` (top-level only); `list` in an array's items is a list of lists.
+ * The keyword bundles: one property schema each, fit for every place (no top-only keyword), but
+ * {@link JSON_VALUES} (not a record's own field). Together they hold every keyword of a property schema
+ * but `x-schemaFrom`, `x-unique`, `x-references` and `x-count` (top-level only), and every shape of `type`:
+ * `list` in an array's items is a list of lists, `flag` a list of booleans, `mixed` and `any` (several
+ * types, none) a list of JSON values.
  */
 export function bundles(defName: string): Record<string, Json> {
   return {
@@ -107,8 +109,23 @@ export function bundles(defName: string): Record<string, Json> {
       'x-i18n': L('Counts', '计数'),
     },
     ref: { $ref: `#/definitions/${defName}`, 'x-i18n': L('Defined word', '定义词') },
+    flag: { type: 'boolean', 'x-i18n': L('Checked', '已核对') },
+    mixed: {
+      type: ['string', 'integer', 'null'],
+      maxLength: 12,
+      minimum: 0,
+      maximum: 999,
+      'x-i18n': L('Code or number', '编码或编号'),
+    },
+    any: { description: 'Any JSON value.', 'x-i18n': L('Any value', '任意值') },
   };
 }
+
+/**
+ * The bundles of several types or of none: JSON values (kernel/dialect/kinds.ts `json`), which the
+ * dialect takes in an object, a list or a map, not as a record's own field (a column of one type).
+ */
+export const JSON_VALUES: readonly string[] = ['mixed', 'any'];
 
 /** The definition every `ref` bundle names (a definition that is itself a `$ref`: a chain of two). */
 export function definitionsFor(defName: string): Json {

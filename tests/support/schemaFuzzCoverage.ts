@@ -15,7 +15,11 @@
  * - shapes: each alternative of an `enum` (`= <JSON>`), `true` and `false` of a boolean, each type of a
  *   list of types (`: integer`...; a number that is no integer is `: number`), both branches of an
  *   `if`/`then`/`else` (`: string` and `: array` for a property's `type`, whose array form's names count
- *   as the string form's), and one entry of each map (`<path>/*`).
+ *   as the string form's), and one entry of each map (`<path>/*`);
+ * - a property schema's `type` decides its kind (kernel/dialect/kinds.ts: a list of booleans, a JSON value),
+ *   so its shapes keep the property's place (`…/items|type = "boolean"`), with two more: `type : several`
+ *   (two or more types besides "null") and `type (none)` (no `type`, and no `$ref` to give one: any JSON
+ *   value), where the meta-schema admits them.
  *
  * `metaMarks(meta)` walks the meta-schema alone (every mark it admits); `schemaMarks(meta, schema)` walks a
  * schema along the meta-schema (every mark it holds). A keyword added to the meta-schema adds marks that
@@ -49,12 +53,21 @@ function propertyPlace(at: At, hop: 'properties' | 'items' | 'additionalProperti
   return hop === 'properties' ? '…/properties/*' : `…/${hop}`;
 }
 
-/** The mark of `at` plus `extra`: direct keywords of a property schema keep its place, the rest `<property>`. */
+/**
+ * The mark of `at` plus `extra`: direct keywords of a property schema keep its place, and so do the shapes
+ * of its `type`; the rest is `<property>`.
+ */
 function mark(at: At, extra = ''): string {
   const inProperty = at.place !== '(root)' && !/^<.*>$/.test(at.place);
-  const place = inProperty && (at.path.length > 1 || extra) ? '<property>' : at.place;
+  const typed = at.path.length === 1 && at.path[0] === TYPE;
+  const place = inProperty && !typed && (at.path.length > 1 || extra) ? '<property>' : at.place;
   return `${place}|${at.path.join('/')}${extra}`;
 }
+
+/** The keyword of a property schema whose shapes keep its place (see the module doc). */
+const TYPE = 'type';
+const SEVERAL = ' : several';
+const NONE = ' (none)';
 
 class Walker {
   readonly marks = new Set<string>();
@@ -96,6 +109,7 @@ class Walker {
       if (node.$ref === PROPERTY_REF) {
         if (this.expanded.has(at.place)) return;
         this.expanded.add(at.place);
+        this.admitsTypes(target, at);
       }
       this.admits(target, this.into(node.$ref, at));
     }
@@ -128,6 +142,15 @@ class Walker {
       this.admitsChild(node.items, { ...at, path: [...at.path, '[]'] }, '[]');
   }
 
+  /** The `type` shapes beyond its names and forms that the property schema `def` admits at `at`. */
+  private admitsTypes(def: Json, at: At): void {
+    const type: Json | undefined = def.properties?.[TYPE];
+    if (!type) return;
+    if (!(def.required ?? []).includes(TYPE)) this.marks.add(`${at.place}|${TYPE}${NONE}`);
+    const list = type.else?.type === 'array' ? type.else : type.type === 'array' ? type : undefined;
+    if (list && (list.maxItems ?? Infinity) >= 2) this.marks.add(`${at.place}|${TYPE}${SEVERAL}`);
+  }
+
   /** A child node: a property schema (a new place) when it is one, else the same place further down. */
   private admitsChild(child: Json, at: At, _key: string): void {
     if (child.$ref === PROPERTY_REF) {
@@ -150,6 +173,11 @@ class Walker {
 
   /** Every mark `value` holds when `node` admits it at `at`. */
   holds(node: Json, value: unknown, at: At): void {
+    if (node.$ref === PROPERTY_REF && isObj(value) && typeof value.$ref !== 'string') {
+      const types = ([] as unknown[]).concat(value[TYPE] ?? []).filter((t) => t !== 'null');
+      if (value[TYPE] === undefined) this.marks.add(`${at.place}|${TYPE}${NONE}`);
+      else if (types.length >= 2) this.marks.add(`${at.place}|${TYPE}${SEVERAL}`);
+    }
     if (typeof node.$ref === 'string') this.holds(this.resolve(node.$ref), value, this.into(node.$ref, at));
     if (at.path.length && node.enum) this.marks.add(mark(at, ` = ${JSON.stringify(value)}`));
     if (at.path.length && node.type === 'boolean') this.marks.add(mark(at, ` = ${String(value)}`));

@@ -4,7 +4,8 @@
  * schemas/meta.schema.json admits, in every place it admits them (the coverage test,
  * tests/unit/schema-fuzz-coverage.test.ts, says which; tests/support/schemaFuzzCoverage.ts how):
  * - `place:<p>`: one property schema of each keyword bundle (schemaFuzzBundles.ts: text, number, link and upload,
- *   enum, const, list, object, map, `$ref`) at the place p: `top` (top-level properties), `nested` (the
+ *   enum, const, list, object, map, `$ref`, boolean, several types, no type) at the place p: `top`
+ *   (top-level properties, but the JSON values: several types or none), `nested` (the
  *   properties of an object property), `items` (an array property's items), `map` (a map's values,
  *   `additionalProperties`), `definitions` (`definitions`, each one also used by a top-level `$ref`);
  * - `widgets1`/`widgets2`: every `x-ui.widget`; `shapes`: the enum, boolean and upload shapes left;
@@ -17,7 +18,7 @@
  * Every value is one the dialect rules (scripts/codegen/dialectRules.ts) accept, and each field's
  * records come from tests/support/recordArbitraries.ts like any other field's.
  */
-import { bundles, definitionsFor, L } from './schemaFuzzBundles';
+import { bundles, definitionsFor, JSON_VALUES, L } from './schemaFuzzBundles';
 
 type Json = Record<string, any>;
 
@@ -81,9 +82,11 @@ export function keywordPart(kind: KeywordKind, ctx: KeywordContext, order: numbe
   const needsDefs = () => Object.assign((part.root.definitions ??= {}), definitionsFor(defName));
   switch (kind) {
     case 'place:top':
-      // a const has one value: read-only at the top (two records' values must differ to be updated)
+      // a const has one value: read-only at the top (two records' values must differ to be updated); a
+      // JSON value is no record's own field (the dialect refuses it there)
       for (const [k, p] of Object.entries(b))
-        add(`top${k}`, k === 'const' ? { ...p, readOnly: true } : p, `Top ${k}`, `顶层${k}`);
+        if (!JSON_VALUES.includes(k))
+          add(`top${k}`, k === 'const' ? { ...p, readOnly: true } : p, `Top ${k}`, `顶层${k}`);
       needsDefs();
       break;
     case 'place:nested':
@@ -116,13 +119,20 @@ export function keywordPart(kind: KeywordKind, ctx: KeywordContext, order: numbe
       for (const [k, p] of Object.entries(b))
         if (k !== 'ref') {
           defs[`${ctx.name}${k}`] = p;
+          const ref = { $ref: `#/definitions/${ctx.name}${k}` };
           add(
             `def${k}`,
-            { $ref: `#/definitions/${ctx.name}${k}`, ...(k === 'const' ? { readOnly: true } : {}) },
+            // a JSON value is used as a list's items (no record's own field)
+            JSON_VALUES.includes(k)
+              ? { type: 'array', maxItems: 3, items: ref }
+              : { ...ref, ...(k === 'const' ? { readOnly: true } : {}) },
             `Defined ${k}`,
             `定义${k}`,
           );
         }
+      // an integer definition (the number bundle's are numbers)
+      defs[`${ctx.name}Count`] = { type: 'integer', minimum: 0, maximum: 99 };
+      add('defcount', { $ref: `#/definitions/${ctx.name}Count` }, 'Defined count', '定义计数');
       break;
     }
     case 'widgets1': {
