@@ -3,7 +3,8 @@
  * file: tests/fixtures/everything.schema.json (`specimen`: one field of each type and keyword: string
  * with pattern and the formats date, date-time, email, uri; bounded integer and number with multipleOf;
  * booleans with and without a default, nullable; string and integer enums with labels; arrays of strings,
- * numbers and objects; a nested object; a reference; an upload; nullable fields and defaults). A copy of
+ * numbers, booleans, objects and JSON values (items of several types); a nested object holding a value of
+ * no type; a reference; an upload; nullable fields and defaults). A copy of
  * the repository gets the schema, codegen runs there, and the real server runs on the copy, on SQLite or,
  * with `TEST_DATABASE_URL`, on PostgreSQL. For each type:
  * create → getOne round-trips the value exactly; an update of one field leaves every other unchanged;
@@ -94,10 +95,19 @@ const FULL: Rec = {
   flag: 1,
   tags: ['alpha', 'βeta', '中文'],
   scores: [0, 100, 42],
+  checks: [true, false, true],
+  readings: [1.5, 'n/a', 3],
   author: null,
   cover: '/uploads/2026/cover.png',
   note: 'two\nlines',
-  address: { street: null, city: '北京', postcode: '100000', floor: -2, verified: true },
+  address: {
+    street: null,
+    city: '北京',
+    postcode: '100000',
+    floor: -2,
+    verified: true,
+    details: { wing: 'east', rooms: [1, 2] },
+  },
   contacts: [
     { name: 'Li Lei', phone: '+86 10-1234', primary: true, since: '2020-01-01' },
     { name: 'Han Meimei', phone: null, primary: false, since: null },
@@ -195,7 +205,17 @@ describe('every type of the dialect, through one schema file', () => {
     const rec = created.body.data as Rec;
     expect(rec).toEqual({ ...expected(minimal), ...READ_ONLY(rec) });
     expect(rec).toMatchObject({ active: true, status: 'draft', level: 1, flag: 0, tags: [] });
-    for (const optional of ['happenedAt', 'homepage', 'price', 'pinned', 'scores', 'address', 'contacts'])
+    for (const optional of [
+      'happenedAt',
+      'homepage',
+      'price',
+      'pinned',
+      'scores',
+      'checks',
+      'readings',
+      'address',
+      'contacts',
+    ])
       expect(rec, optional).not.toHaveProperty(optional);
     expect((await getOne(rec.id as number)).body.data).toEqual(rec);
   });
@@ -221,10 +241,12 @@ describe('every type of the dialect, through one schema file', () => {
       flag: 0,
       tags: [],
       scores: [7],
+      checks: [false],
+      readings: ['only text', 0],
       author: authorId,
       cover: null,
       note: null,
-      address: { city: 'Shanghai' },
+      address: { city: 'Shanghai', details: 'a plain string' },
       contacts: [{ name: 'Solo' }],
     };
     let current = start;
@@ -277,6 +299,10 @@ describe('every type of the dialect, through one schema file', () => {
       ['tags', 'alpha', 'tags'],
       ['scores', [101], 'scores.0'],
       ['scores', [1.5], 'scores.0'],
+      ['checks', ['yes'], 'checks.0'],
+      ['checks', [true, 1], 'checks.1'],
+      ['readings', [true], 'readings.0'],
+      ['readings', [1, 'x'.repeat(21)], 'readings.1'],
       ['author', 0, 'author'],
       ['author', 2000000000, 'author'],
       ['cover', 'javascript:alert(1)', 'cover'],

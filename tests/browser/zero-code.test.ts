@@ -339,9 +339,11 @@ describe('the pages of a resource with every type', () => {
       flag: 1,
       tags: ['red', 'blue'],
       scores: [3, 4],
+      checks: [true, false],
+      readings: [2.5, 'dry'],
       author: author.data.id,
       note: 'a note',
-      address: { city: 'Hangzhou', floor: 3, verified: true },
+      address: { city: 'Hangzhou', floor: 3, verified: true, details: { wing: 'east' } },
       contacts: [{ name: 'Wang Wu', primary: true, since: '2021-05-06' }],
     });
     expect(full.code, JSON.stringify(full)).toBe(0);
@@ -363,11 +365,20 @@ describe('the pages of a resource with every type', () => {
     await ui.goto(`/specimens/${id}/show`);
     await notKept(page.getByText('Shown in the browser')).first().waitFor();
     await notKept(page.getByText('Specimen author')).first().waitFor();
+    // a list of booleans reads Yes/No; a list of JSON values is shown as JSON
+    await notKept(page.getByText('"dry"')).first().waitFor();
 
     await ui.goto(`/specimens/${id}`);
     await ui.input('title').waitFor();
     expect(await ui.input('startDate').inputValue()).toBe('2026-03-01');
     await ui.fillAndSave('specimens', { title: 'Edited in the browser' }, 'Edited in the browser');
+    // the form sends the lists of booleans and of JSON values, and the nested JSON value, as they were
+    const edited = await api('GET', `/artmanager/specimen/getInfo?id=${id}`, undefined, admin);
+    expect(edited.body.data).toMatchObject({
+      checks: [true, false],
+      readings: [2.5, 'dry'],
+      address: { details: { wing: 'east' } },
+    });
 
     await ui.goto('/specimens/create');
     const made = { code: 'UI-002', title: 'Created in the browser', startDate: '2026-04-01', quantity: '15' };
