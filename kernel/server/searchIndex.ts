@@ -91,20 +91,31 @@ function pgSearchFunctions(table: string, s: SearchFields, create: string): stri
 /** SQL statements (PostgreSQL) that build `<table>_search`, fill it, index it and keep it (see the module doc). */
 export function pgSearchBuild(table: string, s: SearchFields): string[] {
   const st = searchTable(table);
-  const fn = `${st}_write`;
-  const watched = [...s.columns.map((c) => c.name), ...new Set(s.references.map((r) => r.column))];
-  const [write, ...refs] = pgSearchFunctions(table, s, 'CREATE');
-  const out = [
+  return [
     'CREATE EXTENSION IF NOT EXISTS pg_trgm',
     'CREATE EXTENSION IF NOT EXISTS btree_gin',
     `CREATE TABLE ${q(st)} (id integer PRIMARY KEY, doc text NOT NULL)`,
     `INSERT INTO ${q(st)} (id, doc) SELECT a.id, ${docOf('a', s)} FROM ${q(table)} a`,
     `CREATE INDEX ${q(`${st}_doc_id`)} ON ${q(st)} USING gin (doc gin_trgm_ops, (id / ${SEARCH_BUCKET})) WITH (gin_pending_list_limit = 256)`,
+    ...pgSearchTriggers(table, s),
+  ];
+}
+
+/**
+ * SQL statements (PostgreSQL) that make the functions and triggers keeping an existing `<table>_search`
+ * (part of {@link pgSearchBuild}; a table rename makes them again under the new names, the documents
+ * unchanged: scripts/codegen/storage/emit.ts).
+ */
+export function pgSearchTriggers(table: string, s: SearchFields): string[] {
+  const fn = `${searchTable(table)}_write`;
+  const watched = [...s.columns.map((c) => c.name), ...new Set(s.references.map((r) => r.column))];
+  const [write, ...refs] = pgSearchFunctions(table, s, 'CREATE');
+  const out = [
     write,
     `CREATE TRIGGER ${q(fn)} AFTER INSERT OR DELETE OR UPDATE OF ${watched.map(q).join(', ')} ON ${q(table)} FOR EACH ROW EXECUTE FUNCTION ${q(fn)}()`,
   ];
   for (const [i, [ref, { fields }]] of [...referencedTables(s)].entries()) {
-    const rf = `${st}_${ref}`;
+    const rf = `${searchTable(table)}_${ref}`;
     out.push(
       refs[i],
       `CREATE TRIGGER ${q(rf)} AFTER UPDATE OF ${fields.map(q).join(', ')} ON ${q(ref)} FOR EACH ROW EXECUTE FUNCTION ${q(rf)}()`,
@@ -125,6 +136,11 @@ export function pgSearchRenamed(table: string, s: SearchFields): string[] {
 
 /** SQL statements (PostgreSQL) that drop what {@link pgSearchBuild} made. */
 export function pgSearchDrop(table: string, s: SearchFields): string[] {
+  return [...pgSearchTriggersDrop(table, s), `DROP TABLE IF EXISTS ${q(searchTable(table))}`];
+}
+
+/** SQL statements (PostgreSQL) that drop what {@link pgSearchTriggers} made (the tables it names must exist). */
+export function pgSearchTriggersDrop(table: string, s: SearchFields): string[] {
   const st = searchTable(table);
   return [
     `DROP TRIGGER IF EXISTS ${q(`${st}_write`)} ON ${q(table)}`,
@@ -133,6 +149,5 @@ export function pgSearchDrop(table: string, s: SearchFields): string[] {
       `DROP TRIGGER IF EXISTS ${q(`${st}_${ref}`)} ON ${q(ref)}`,
       `DROP FUNCTION IF EXISTS ${q(`${st}_${ref}`)}()`,
     ]),
-    `DROP TABLE IF EXISTS ${q(st)}`,
   ];
 }

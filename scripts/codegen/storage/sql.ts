@@ -36,11 +36,9 @@ export function columnLine(name: string, c: ColumnModel, addingToExisting: boole
   return `.addColumn(${q(name)}, ${type}${builder(c, addingToExisting)})`;
 }
 
-/** SQL statements (SQLite) that build the FTS5 trigram table of `table` and the triggers keeping it. */
-export function ftsBuild(table: string, s: SearchSnapshot): string[] {
-  const fts = `${table}_fts`;
+/** The SQLite FTS5 insert of `table`'s search `s`: its columns, and the values of row `a`. */
+function ftsRow(table: string, s: SearchSnapshot) {
   const names = [...s.columns.map((c) => c.name), ...s.references.map((r) => r.field)];
-  const cols = names.map(q).join(', ');
   const row = (a: string) =>
     [
       `${a}.id`,
@@ -50,13 +48,28 @@ export function ftsBuild(table: string, s: SearchSnapshot): string[] {
           `coalesce((select ${q(r.field)} from ${q(r.table)} where ${q(r.table)}.id = ${a}.${q(r.column)}), '')`,
       ),
     ].join(', ');
-  const insert = `INSERT INTO ${q(fts)}(rowid, ${cols})`;
+  const cols = names.map(q).join(', ');
+  return { cols, insert: `INSERT INTO ${q(`${table}_fts`)}(rowid, ${cols})`, row };
+}
+
+/** SQL statements (SQLite) that build the FTS5 trigram table of `table` and the triggers keeping it. */
+export function ftsBuild(table: string, s: SearchSnapshot): string[] {
+  const { cols, insert, row } = ftsRow(table, s);
+  return [
+    `CREATE VIRTUAL TABLE ${q(`${table}_fts`)} USING fts5(${cols}, tokenize='trigram')`,
+    `${insert} SELECT ${row('a')} FROM ${q(table)} a`,
+    ...ftsTriggers(table, s),
+  ];
+}
+
+/** SQL statements (SQLite) that make the triggers keeping the FTS table of `table` (part of {@link ftsBuild}). */
+function ftsTriggers(table: string, s: SearchSnapshot): string[] {
+  const fts = `${table}_fts`;
+  const { insert, row } = ftsRow(table, s);
   const watched = [...s.columns.map((c) => c.name), ...new Set(s.references.map((r) => r.column))]
     .map(q)
     .join(', ');
   const out = [
-    `CREATE VIRTUAL TABLE ${q(fts)} USING fts5(${cols}, tokenize='trigram')`,
-    `${insert} SELECT ${row('a')} FROM ${q(table)} a`,
     `CREATE TRIGGER ${q(`${fts}_insert`)} AFTER INSERT ON ${q(table)} BEGIN ${insert} SELECT ${row('new')}; END`,
     `CREATE TRIGGER ${q(`${fts}_delete`)} AFTER DELETE ON ${q(table)} BEGIN DELETE FROM ${q(fts)} WHERE rowid = old.id; END`,
     `CREATE TRIGGER ${q(`${fts}_update`)} AFTER UPDATE OF ${watched} ON ${q(table)} BEGIN DELETE FROM ${q(fts)} WHERE rowid = old.id; ${insert} SELECT ${row('new')}; END`,
@@ -76,14 +89,21 @@ export function ftsBuild(table: string, s: SearchSnapshot): string[] {
 
 /** SQL statements (SQLite) that drop the FTS table of `table` and its triggers (the hand-written names too). */
 export function ftsDrop(table: string, s: SearchSnapshot): string[] {
-  const fts = `${table}_fts`;
-  const triggers = ['insert', 'delete', 'update', ...new Set(s.references.map((r) => r.table))];
+  return [...ftsTriggersDrop(table, s), `DROP TABLE IF EXISTS ${q(`${table}_fts`)}`];
+}
+
+/** The names of the triggers {@link ftsTriggers} makes, in its order. */
+export const ftsTriggerNames = (table: string, s: SearchSnapshot): string[] =>
+  ['insert', 'delete', 'update', ...new Set(s.references.map((r) => r.table))].map(
+    (t) => `${table}_fts_${t}`,
+  );
+
+/** SQL statements (SQLite) that drop the triggers of the FTS table of `table` (the hand-written names too). */
+export function ftsTriggersDrop(table: string, s: SearchSnapshot): string[] {
+  const triggers = ftsTriggerNames(table, s);
   // The hand-written search migration named the authors trigger `artworks_fts_author`.
-  if (table === 'artworks') triggers.push('author');
-  return [
-    ...triggers.map((t) => `DROP TRIGGER IF EXISTS ${q(`${fts}_${t}`)}`),
-    `DROP TABLE IF EXISTS ${q(fts)}`,
-  ];
+  if (table === 'artworks') triggers.push('artworks_fts_author');
+  return triggers.map((t) => `DROP TRIGGER IF EXISTS ${q(t)}`);
 }
 
 /** PostgreSQL pg_trgm indexes of a search: `[table, column]` pairs. */
