@@ -142,6 +142,8 @@ export const MIGRATION_RESOURCE = 'database';
 
 /** How a migration changed the columns of one existing table (undone by server/ledger/editAudit.ts). */
 export interface MigrationTableChanges {
+  /** The table's name before the migration, when it renamed the table (the key is the new name). */
+  from?: string;
   /** New name → old name. */
   renamed: Record<string, string>;
   /** Removed column → its column type (`text`, `integer`, `real`); values in `removed_values`. */
@@ -157,7 +159,7 @@ export interface MigrationAuditState {
   migration: string;
   /** The migration's steps, one line each (its `steps` export). */
   steps: string[];
-  /** Per table whose existing rows it reshaped. */
+  /** Per table it renamed or whose existing rows it reshaped, by the table's name after it. */
   tables: Record<string, MigrationTableChanges>;
 }
 

@@ -14,10 +14,11 @@
  * audit.ts), and a row one of its fixes (`x-onBreak`) wrote gets its own audit row. A stored row whose
  * digest is not its latest audited write's is therefore undone through the migrations run since that
  * write, newest first (added columns dropped, converted values converted back, removed columns restored
- * from `removed_values`, renamed ones named back): if the result has the digest of that write, the
- * record is an edit explained by the newest of those migrations; otherwise it was changed behind the
- * API's back, before or after the migration (a migration never launders a direct change: its undoing
- * gives the row as changed, whose digest no audited write has).
+ * from `removed_values`, renamed ones named back, a renamed table followed to its older name): if the
+ * result has the digest of that write, the record is an edit explained by the newest of those migrations
+ * that reshaped it; otherwise it was changed behind the API's back, before or after the migration (a
+ * migration never launders a direct change: its undoing gives the row as changed, whose digest no audited
+ * write has).
  */
 import type { Kysely } from 'kysely';
 import type { EditedRecord } from '../../common/ledger/audit';
@@ -42,7 +43,8 @@ export interface LatestRecordTx {
   versions: number;
 }
 
-interface AuditRow {
+/** An audit_log row, as the edit audit reads it. */
+export interface AuditRow {
   id: number;
   time: string;
   account: string;
@@ -137,9 +139,12 @@ async function undo(
 
 /**
  * The newest migration that explains why stored row `row` of `table` is not its latest audited write
- * `latest` (undoing the migrations run since gives that write's digest), or undefined.
+ * `latest` (undoing the migrations run since gives that write's digest), or undefined. A migration that
+ * renamed the table (its changes' `from`) sends the walk on under the table's previous name, for the
+ * older migrations; `removed_values` names the table by its name now (a rename renames it there too,
+ * scripts/codegen/storage/rename.ts). A rename alone changes no row: it is not the migration reported.
  */
-async function explainingMigration(
+export async function explainingMigration(
   memo: MigrationMemo,
   table: string,
   row: Row,
@@ -147,12 +152,15 @@ async function explainingMigration(
 ): Promise<AuditRow | undefined> {
   let undone = row;
   let newest: AuditRow | undefined;
+  let name = table;
   for (const m of await memo.list()) {
     if (m.id <= Number(latest.id)) break;
-    const changes = m.state.tables?.[table];
+    const changes = m.state.tables?.[name];
     if (!changes) continue;
-    newest ??= m;
+    const { from, ...columns } = changes;
+    if (Object.values(columns).some((c) => Object.keys(c).length)) newest ??= m;
     undone = await undo(memo, m.state.migration, table, undone, changes);
+    if (from) name = from;
   }
   return newest && digestOf(undone) === latest.after ? newest : undefined;
 }

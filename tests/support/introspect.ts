@@ -140,3 +140,46 @@ export async function introspect(
   }
   return { tables: out, trgm };
 }
+
+/**
+ * The names of the database objects whose name contains `part`, sorted, one string each:
+ * `<kind> <name>` (kind `table`, `index`, `sequence`, `view`, `constraint`, `function`) or
+ * `trigger <name> on <table>`. SQLite: sqlite_master (its unique and primary-key constraints are indexes,
+ * `sqlite_autoindex_<table>_<n>` when the table made them); PostgreSQL: the relations, constraints, triggers
+ * (not the internal ones of foreign keys) and functions of the current schema. Tests read it to check that a
+ * migration leaves each object once, under the name the storage codegen gives it.
+ */
+export async function namedObjects(
+  db: Kysely<any>,
+  dialect: 'sqlite' | 'postgres',
+  part: string,
+): Promise<string[]> {
+  const like = `%${part}%`;
+  let rows: { kind: string; name: string; on?: string | null }[];
+  if (dialect === 'sqlite')
+    rows = (
+      await sql<{ kind: string; name: string; on: string }>`select type as kind, name, tbl_name as "on"
+        from sqlite_master where name like ${like} or (type = 'trigger' and tbl_name like ${like})`.execute(
+        db,
+      )
+    ).rows.map((r) => ({ ...r, on: r.kind === 'trigger' ? r.on : null }));
+  else
+    rows = (
+      await sql<{ kind: string; name: string; on: string | null }>`
+        select case c.relkind when 'r' then 'table' when 'i' then 'index' when 'S' then 'sequence' else 'view' end as kind,
+               c.relname as name, null as "on"
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = current_schema() and c.relkind in ('r', 'i', 'S', 'v') and c.relname like ${like}
+        union all
+        select 'constraint', con.conname, null from pg_constraint con join pg_namespace n on n.oid = con.connamespace
+         where n.nspname = current_schema() and con.conname like ${like}
+        union all
+        select 'trigger', tg.tgname, c.relname from pg_trigger tg join pg_class c on c.oid = tg.tgrelid
+          join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = current_schema() and not tg.tgisinternal and (tg.tgname like ${like} or c.relname like ${like})
+        union all
+        select 'function', p.proname, null from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+         where n.nspname = current_schema() and p.proname like ${like}`.execute(db)
+    ).rows;
+  return rows.map((r) => `${r.kind} ${r.name}${r.on ? ` on ${r.on}` : ''}`).sort();
+}

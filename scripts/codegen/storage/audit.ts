@@ -5,9 +5,9 @@
  * A migration writes, in its own transaction, after every other phase (phase 10), as account `system`
  * with the call `migration <name>` (server/db/audit.ts `MIGRATION_ACTOR_CALL`):
  * - one row for the migration itself (resource `database`, record id the migration's name, as a restore's
- *   row), when it changes the columns of existing tables: its `state` ({@link MigrationAuditState}) names per
- *   table the columns renamed, removed (with their type; their values are in `removed_values`), added and
- *   converted (date → date-time). The ledger's edit audit (server/ledger/editAudit.ts) undoes these to
+ *   row), when it renames existing tables or changes their columns: its `state` ({@link MigrationAuditState})
+ *   names per table (by its new name) its previous name, and the columns renamed, removed (with their type;
+ *   their values are in `removed_values`), added and converted (date → date-time). The ledger's edit audit (server/ledger/editAudit.ts) undoes these to
  *   tell a record the migration reshaped from one changed behind the API's back;
  * - for every row a fix wrote (`x-onBreak`, or `x-fill` on a column that already existed): its audit row,
  *   resource the table's resource, `before` the SHA-256 of the row just before its first fix, `after` of the
@@ -50,7 +50,7 @@ export function auditTarget(
   };
 }
 
-/** Per existing table, the column changes of `steps` (the migration record's `tables`). */
+/** Per existing table, its previous name and the column changes of `steps` (the migration record's `tables`). */
 export function tableChanges(steps: StepLike[]): MigrationAuditState['tables'] {
   const out: Record<string, MigrationTableChanges> = {};
   const of = (t: string) => (out[t] ??= { renamed: {}, removed: {}, added: [], converted: {} });
@@ -58,7 +58,8 @@ export function tableChanges(steps: StepLike[]): MigrationAuditState['tables'] {
   for (const s of steps) {
     if (fresh.has(s.table)) continue;
     const column = s.column!;
-    if (s.kind === 'renameColumn') of(s.table).renamed[column] = s.from!;
+    if (s.kind === 'renameTable') of(s.table).from = s.from!;
+    else if (s.kind === 'renameColumn') of(s.table).renamed[column] = s.from!;
     else if (s.kind === 'removeColumn') of(s.table).removed[column] = (s.spec as { type: string }).type;
     else if (s.kind === 'addColumn' && column !== REVISION) of(s.table).added.push(column);
     else if (s.kind === 'changeColumn' && s.convert === 'toDateTime')

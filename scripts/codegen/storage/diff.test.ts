@@ -69,6 +69,49 @@ describe('diffStorage', () => {
   });
 });
 
+describe('diffStorage of a table rename', () => {
+  const id = { type: 'integer', notNull: true, primaryKey: true };
+  const search = (columns: string[], references: object[] = []) => ({
+    index: 'trigram' as const,
+    columns: columns.map((name) => ({ name, nullable: false })),
+    references: references as never,
+    pg: 'doc' as const,
+  });
+  const items = (t: string, kind = 'kind') => ({
+    resource: 'items',
+    columns: {
+      id,
+      up: { type: 'integer', notNull: false, references: `${t}.id` },
+      [kind]: { type: 'text', notNull: true },
+    },
+    indexes: { [`${t}_${kind}`]: [kind] },
+    search: search([kind]),
+  });
+  const notes = (t: string) => ({
+    resource: 'notes',
+    columns: { id, item: { type: 'integer', notNull: false, references: `${t}.id` } },
+    indexes: {},
+    search: search([], [{ column: 'item', table: t, field: 'kind' }]),
+  });
+  const before = { tables: { a: items('a'), n: notes('a') } } as unknown as StorageSnapshot;
+  const renamed = (h: object = {}) => ({
+    ...NO_HINTS,
+    tables: { b: { renamed: {}, removed: [], onBreak: {}, fill: {}, renamedFrom: 'a', ...h } },
+  });
+
+  it('is one step: references to it, its indexes and every search reading it follow (emit.ts renames them)', () => {
+    const after = { tables: { b: items('b'), n: notes('b') } } as unknown as StorageSnapshot;
+    const steps = diffStorage(before, after, renamed());
+    expect(describeSteps(steps)).toEqual(['rename table a to b']);
+    expect(steps[0]).toMatchObject({
+      searches: [
+        { from: 'a', table: 'b', after: { columns: [{ name: 'kind' }] } },
+        { from: 'n', table: 'n', after: { references: [{ table: 'b' }] } },
+      ],
+    });
+  });
+});
+
 describe('tightenedChecks', () => {
   it('gives one check per tightened rule, none for a widened one', () => {
     const before = { type: 'string' as const, maxLength: 10, enum: ['a', 'b', 'c'] };

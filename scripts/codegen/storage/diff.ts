@@ -10,7 +10,10 @@
  *   `x-storage.renamedFrom` (table), and the tables removed on the command line (`--remove-table`).
  * - `diffStorage(before, after, hints)`: the steps. Throws, naming the table or column, on an edit it has
  *   no safe step for: a table or column gone without being named removed or renamed, a type change with
- *   no defined conversion (kernel/dialect/keywords.ts lists them), a new primary key.
+ *   no defined conversion (kernel/dialect/keywords.ts lists them), a new primary key. A renamed table is
+ *   one step (its objects follow it: rename.ts); the snapshot it is compared with is the old one under
+ *   the new names, so are the references and searches of every table reading it: none of them changes
+ *   for the rename alone.
  */
 import type { ResourceSchema } from '../../../kernel/dialect/schemaRegistry';
 import { auditTarget, type AuditTarget } from './audit';
@@ -123,9 +126,29 @@ export function evolutionHints(schemas: ResourceSchema[], removeTables: string[]
   return { tables, removeTables };
 }
 
+/** A free-text index whose triggers follow a table rename (see the `renameTable` step). */
+export interface RenamedSearch {
+  /** The searching table's name before and after the migration. */
+  from: string;
+  table: string;
+  before: SearchSnapshot;
+  after: SearchSnapshot;
+}
+
 export type Step =
   | { kind: 'addTable'; table: string; spec: TableSnapshot }
-  | { kind: 'renameTable'; table: string; from: string; before: TableSnapshot }
+  | {
+      kind: 'renameTable';
+      table: string;
+      from: string;
+      before: TableSnapshot;
+      /**
+       * The free-text indexes whose triggers are named after the table or read it, as they were and under
+       * the new names: its own (`from` → `table`) and those of the tables that search a field of its
+       * records (their names unchanged, unless they are renamed too).
+       */
+      searches: RenamedSearch[];
+    }
   | { kind: 'removeTable'; table: string; before: TableSnapshot }
   | { kind: 'renameResource'; table: string; from: string; to: string }
   | { kind: 'addColumn'; table: string; column: string; spec: ColumnModel }
@@ -175,6 +198,39 @@ function renamedIn(t: TableSnapshot, from: string, to: string): TableSnapshot {
   return { ...t, columns, ...(rules ? { rules } : {}), ...(search ? { search } : {}) };
 }
 
+/**
+ * `t`, once stored as `table` (formerly `from`), after the migration's table renames `names` (old → new):
+ * its plain indexes named after `from` are named after `table`, and its references and the tables its
+ * free-text index reads follow the renamed tables (emit.ts renames the objects; a foreign key follows a
+ * renamed table on both databases by itself).
+ */
+function retargeted(
+  t: TableSnapshot,
+  from: string,
+  table: string,
+  names: Map<string, string>,
+): TableSnapshot {
+  const tableOf = (x: string) => names.get(x) ?? x;
+  const columns = Object.fromEntries(
+    Object.entries(t.columns).map(([k, c]) => {
+      if (!c.references) return [k, c];
+      const [rt, rc] = c.references.split('.');
+      return [k, { ...c, references: `${tableOf(rt)}.${rc}` }];
+    }),
+  );
+  const indexes = Object.fromEntries(
+    Object.entries(t.indexes).map(([k, v]) => [
+      from !== table && k.startsWith(`${from}_`) ? `${table}_${k.slice(from.length + 1)}` : k,
+      v,
+    ]),
+  );
+  const search = t.search && {
+    ...t.search,
+    references: t.search.references.map((r) => ({ ...r, table: tableOf(r.table) })),
+  };
+  return { ...t, columns, indexes, ...(search ? { search } : {}) };
+}
+
 /** Whether column `c` is one of the fields of the free-text index `s` (its own, or a reference's). */
 const searches = (s: SearchSnapshot | undefined, c: string) =>
   !!s && (s.columns.some((x) => x.name === c) || s.references.some((r) => r.column === c));
@@ -187,15 +243,34 @@ export function diffStorage(
 ): Step[] {
   const steps: Step[] = [];
   const consumed = new Set<string>();
+  // The tables renamed (old name → new), known first: every table's references follow them.
+  const names = new Map<string, string>();
+  for (const table of Object.keys(after.tables)) {
+    const from = hints.tables[table]?.renamedFrom;
+    if (from && !before.tables[table] && before.tables[from]) names.set(from, table);
+  }
+  const oldName = new Map([...names].map(([a, b]) => [b, a]));
+  /** The free-text indexes whose triggers name `from` or read it (see the renameTable step). */
+  const searchesOf = (from: string): RenamedSearch[] =>
+    Object.entries(before.tables)
+      .filter(([t, x]) => x.search && (t === from || x.search.references.some((r) => r.table === from)))
+      .map(([t, x]) => {
+        const table = names.get(t) ?? t;
+        return { from: t, table, before: x.search!, after: retargeted(x, t, table, names).search! };
+      });
   for (const [table, spec] of Object.entries(after.tables)) {
     const h = hints.tables[table] ?? EMPTY_HINTS;
-    let old = before.tables[table];
-    if (!old && h.renamedFrom && before.tables[h.renamedFrom]) {
-      const from = h.renamedFrom;
-      consumed.add(from);
-      steps.push({ kind: 'renameTable', table, from, before: before.tables[from] });
-      // The rename drops the old table's plain indexes and search (named after it): made again below.
-      old = { ...before.tables[from], indexes: {}, search: undefined };
+    const was = oldName.get(table) ?? table;
+    let old = before.tables[was] && retargeted(before.tables[was], was, table, names);
+    if (was !== table) {
+      consumed.add(was);
+      steps.push({
+        kind: 'renameTable',
+        table,
+        from: was,
+        before: before.tables[was],
+        searches: searchesOf(was),
+      });
     }
     if (!old) {
       steps.push({ kind: 'addTable', table, spec });
@@ -281,7 +356,12 @@ export function diffStorage(
       throw new Error(
         `storage: table "${name}" is no longer declared; to remove it (its rows are kept in "removed_${name}") run \`npm run codegen -- --remove-table ${name}\`, or to rename it give the new schema "x-storage": { "renamedFrom": "${name}" }`,
       );
-    steps.push({ kind: 'removeTable', table: name, before: before.tables[name] });
+    // its search's triggers on renamed tables are named after their new names by then (renameTable)
+    steps.push({
+      kind: 'removeTable',
+      table: name,
+      before: retargeted(before.tables[name], name, name, names),
+    });
   }
   // A fix's rows get audit rows (audit.ts): the table's resource and a record's state columns.
   for (const s of steps) {

@@ -3,13 +3,14 @@
  * migration file for SQLite and PostgreSQL; README "Changing a schema").
  *
  * `up(db, report?)` runs in phases, inside the one transaction server/db/migrator.ts opens:
- * 1. table renames (`ALTER TABLE ... RENAME`; its indexes, search and revision trigger made again under
- *    the new name); 2. search indexes and plain indexes that change are dropped; 3. column renames
- *    (`RENAME COLUMN`, their unique index and foreign key renamed too; the audit trail's `state` keys and
- *    `changed` names of the resource's entries are renamed, so a record's history shows the old values
- *    under the new name; a free-text index keeps its text, only what reads the column follows it:
- *    `columnRename`) and resource renames (audit_log.resource); 4. new tables and columns; 5. the values
- *    of removed columns are copied to
+ * 1. table renames (`ALTER TABLE ... RENAME`; every object named after the table follows it: its
+ *    indexes, constraints and sequence renamed, its search table renamed, the triggers of every search
+ *    reading it and its revision trigger made again: rename.ts); 2. search indexes and plain indexes that
+ *    change are dropped; 3. column renames (`RENAME COLUMN`, their unique index and foreign key renamed
+ *    too; the audit trail's `state` keys and `changed` names of the resource's entries are
+ *    renamed, so a record's history shows the old values under the new name; a free-text index keeps its
+ *    text, only what reads the column follows it: `columnRename`) and resource renames
+ *    (audit_log.resource); 4. new tables and columns; 5. the values of removed columns are copied to
  *    `removed_values`; 6. the checks of tightened rules (rules.ts): the breaking rows' ids are read, fixed
  *    where the schema says how (`x-onBreak`, `x-fill`), and if any rule still has breaking rows `up`
  *    throws, naming each rule, its rows' count and ids (the transaction rolls back: nothing changed);
@@ -17,11 +18,12 @@
  *    removals: PostgreSQL `ALTER TABLE`, SQLite `DROP COLUMN` for a table that only loses columns
  *    (`sqliteDropColumns`), else a table rebuild (new table, copy, drop, rename; the table's other
  *    indexes and triggers read from sqlite_master and made again; foreign keys are off during the
- *    migration, checked before commit, server/db/migrator.ts); 8. new indexes, unique
- *    indexes, search indexes and revision triggers; 9. removed tables are renamed `removed_<table>`;
- *    10. the audit rows (audit.ts): the migration's own, naming its column changes, and one per row a fix
- *    wrote (before/after, as account `system`), so History shows the fix and the ledger's edit audit tells
- *    the migration's changes from edits behind the API's back.
+ *    migration, checked before commit, server/db/migrator.ts); 8. new indexes, unique indexes, search
+ *    indexes and revision triggers; 9. removed tables are renamed `removed_<table>` (their search and
+ *    revision trigger dropped, their other objects named after the new name: rename.ts); 10. the audit
+ *    rows (audit.ts): the migration's own, naming its table renames and column changes, and one per row a
+ *    fix wrote (before/after, as account `system`), so History shows the fix and the ledger's edit audit
+ *    tells the migration's changes from edits behind the API's back.
  * `down` exists for migrations that only add (tables, columns, indexes, a search); any other throws.
  */
 import { REVISION } from '../../../kernel/server/model';
@@ -29,9 +31,9 @@ import { AUDIT_RUNTIME, addedColumns, tableChanges } from './audit';
 import { pgSearchRenamed } from '../../../kernel/server/searchIndex';
 import { additiveOnly, describeSteps, type SearchSnapshot, type Step, type TableSnapshot } from './diff';
 import { sqlLiteral, type Check } from './rules';
+import { removedObjects, RENAME_RUNTIME, tableRenames, type Branch } from './rename';
 import { columnLine, lit, q, revisionStatements, searchStatements } from './sql';
 
-type Branch = { pg: string[]; lite: string[] };
 const both = (s: string[]): Branch => ({ pg: s, lite: s });
 
 /** The runtime of the checks (phase 6), written into each migration that has checks. */
@@ -291,6 +293,8 @@ export function migrationSource(name: string, steps: Step[]): string {
     return r;
   };
   let archive = false;
+  /** Whether the migration renames or removes a table (it then holds rename.ts `RENAME_RUNTIME`). */
+  let renames = false;
   // Phase 10 (audit.ts): the migration's audit row, and the audit rows of the rows its fixes write.
   const changes = tableChanges(steps);
   const added = addedColumns(steps);
@@ -316,23 +320,7 @@ export function migrationSource(name: string, steps: Step[]): string {
         down.unshift(branch({ pg: st.pgDown, lite: st.liteDown }));
       }
     } else if (s.kind === 'renameTable') {
-      const old = s.before;
-      const st = old.search ? searchStatements(s.from, old.search, undefined) : { pgUp: [], liteUp: [] };
-      const rev = revisionStatements(s.from);
-      push(1, {
-        pg: [
-          ...st.pgUp,
-          ...rev.pgDown,
-          ...Object.keys(old.indexes).map((i) => `DROP INDEX IF EXISTS ${q(i)}`),
-        ],
-        lite: [
-          ...st.liteUp,
-          ...rev.liteDown,
-          ...Object.keys(old.indexes).map((i) => `DROP INDEX IF EXISTS ${q(i)}`),
-        ],
-      });
-      push(1, both([`ALTER TABLE ${q(s.from)} RENAME TO ${q(s.table)}`]));
-      if (old.columns[REVISION]) revision(8, s.table);
+      renames = true; // phase 1 (rename.ts `tableRenames`)
     } else if (s.kind === 'removeTable') {
       const old = s.before;
       const st = old.search ? searchStatements(s.table, old.search, undefined) : { pgUp: [], liteUp: [] };
@@ -345,6 +333,8 @@ export function migrationSource(name: string, steps: Step[]): string {
           `ALTER TABLE ${q(s.table)} RENAME TO ${q(`removed_${s.table}`)}`,
         ],
       });
+      phases[9].push(removedObjects(s.table));
+      renames = true;
     } else if (s.kind === 'renameResource') {
       push(
         3,
@@ -415,6 +405,8 @@ export function migrationSource(name: string, steps: Step[]): string {
       down.unshift(branch({ pg: whole.pgDown, lite: whole.liteDown }));
     }
   }
+  const renamed = tableRenames(steps, branch);
+  phases[1] = [...renamed.drop, ...renamed.rename, ...renamed.create];
   for (const [table, search] of searchRenamed)
     if (search.pg === 'doc') push(3, { pg: pgSearchRenamed(table, search), lite: [] });
   for (const [table, r] of rebuilds)
@@ -439,9 +431,14 @@ export function migrationSource(name: string, steps: Step[]): string {
         `  throw new Error('migration ${name} cannot be undone (it renames, removes, changes or checks): restore a backup');`,
       ];
   const body = [...up, ...downBody].join('\n');
-  const usesPg = body.includes('if (pg)') || body.includes('idType') || body.includes('realType');
+  const needsPg = (text: string) =>
+    text.includes('if (pg)') ||
+    text.includes('idType') ||
+    text.includes('realType') ||
+    text.includes('(db, pg,');
+  const usesPg = needsPg(body);
   const usesId = body.includes('idType');
-  const usesSql = body.includes('sql.raw') || body.includes('sql<') || audited;
+  const usesSql = body.includes('sql.raw') || body.includes('sql<') || audited || renames;
   const imports = [
     ...(usesSql ? ['sql'] : []),
     ...(usesId ? ['type ColumnDefinitionBuilder'] : []),
@@ -450,9 +447,7 @@ export function migrationSource(name: string, steps: Step[]): string {
   const prelude = (lines: string[]) => {
     const text = lines.join('\n');
     return [
-      ...(text.includes('if (pg)') || text.includes('idType') || text.includes('realType')
-        ? ['  const pg = isPostgres(db);']
-        : []),
+      ...(needsPg(text) ? ['  const pg = isPostgres(db);'] : []),
       ...(text.includes('realType') ? ["  const realType = pg ? 'double precision' : 'real';"] : []),
       ...(text.includes('idType')
         ? [
@@ -496,7 +491,7 @@ ${checks.length ? `\nconst CHECKS: Check[] = ${JSON.stringify(checkRows, null, 2
     audited
       ? `\nconst MIGRATION = ${JSON.stringify(name)};\n\n/** The column changes of existing tables (the migration's audit row). */\nconst CHANGES: Record<string, unknown> = ${JSON.stringify(changes, null, 2)};\n${AUDIT_RUNTIME}`
       : ''
-  }
+  }${renames ? RENAME_RUNTIME : ''}
 /** @param report receives the rows each check finds (\`codegen --plan\`), before anything is refused. */
 export async function up(db: Kysely<any>, ${checks.length ? 'report?: (found: Found[]) => void' : '_report?: (found: never[]) => void'}): Promise<void> {
 ${[...prelude(up), ...up].join('\n')}
