@@ -175,6 +175,14 @@ function expected(tb: string, o: { unique?: string; fkey?: string; index: string
 
 const ids: Record<'a' | 'b' | 'n', number> = { a: 0, b: 0, n: 0 };
 let removedExtra = '';
+/** PostgreSQL: the plain index of `kind` (an index renamed is the same relation; one made again is not). */
+let kindIndex: number | undefined;
+const oidOf = async (relation: string) =>
+  pg
+    ? Number(
+        (await sql<{ oid: number }>`SELECT ${relation}::regclass::oid AS oid`.execute(t.app.db)).rows[0].oid,
+      )
+    : undefined;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -199,6 +207,7 @@ beforeAll(async () => {
     items(ITEMS, 'evt_items', { required: ['title', 'code', 'kind'], 'x-removed': ['extra'] }),
     notes(),
   ]);
+  kindIndex = await oidOf('evt_items_kind');
 });
 afterAll(async () => {
   if (!process.env.KEEP) for (const f of files) rmSync(f, { force: true });
@@ -302,6 +311,7 @@ describe('a table renamed by x-storage.renamedFrom', () => {
     const names = { required: ['name', 'code', 'category'] };
     await migrate([items(props, 'evt_things', names), notes('name')]);
     await after({ index: 'category' });
+    expect(await oidOf('evt_things_category')).toBe(kindIndex); // PostgreSQL renamed it, twice
     expect(await found('evtItems', 'Alpin')).toEqual([ids.a]);
     expect(await found('evtNotes', 'Alpin')).toEqual([ids.n]);
     await repo('evtItems').update(t.app.db, { id: ids.a, name: 'Alps' }, actor);

@@ -110,6 +110,18 @@ describe('diffStorage of a table rename', () => {
       ],
     });
   });
+
+  it('renames a column with its plain index, in the same migration', () => {
+    const after = { tables: { b: items('b', 'sort'), n: notes('b') } } as unknown as StorageSnapshot;
+    after.tables.n.search!.references[0].field = 'sort';
+    const steps = diffStorage(before, after, renamed({ renamed: { sort: 'kind' } }));
+    expect(describeSteps(steps)).toEqual([
+      'rename table a to b',
+      'rename column b.kind to sort (history follows)',
+      'rebuild the free-text index of n',
+    ]);
+    expect(steps[1]).toMatchObject({ index: { from: 'b_kind', to: 'b_sort', columns: ['sort'] } });
+  });
 });
 
 describe('tightenedChecks', () => {

@@ -162,6 +162,8 @@ export type Step =
       spec: ColumnModel;
       /** The table's free-text index, under the new names, when the column is one of its fields. */
       search?: SearchSnapshot;
+      /** The column's plain index `<table>_<from>`, renamed `<table>_<column>` (`to`), when it has one. */
+      index?: { from: string; to: string; columns: string[] };
     }
   | { kind: 'removeColumn'; table: string; column: string; spec: ColumnModel; after: TableSnapshot }
   | {
@@ -182,20 +184,26 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const EMPTY_HINTS: TableHints = { renamed: {}, removed: [], onBreak: {}, fill: {} };
 
 /**
- * `t` with column `from` named `to`: its rules and the free-text index's fields follow (a rename changes
- * no value, so the index's text stays: emit.ts makes only its triggers read the new name); its plain
- * indexes keep their old names (`<table>_<from>`), so the diff drops them and makes `<table>_<to>`.
+ * `t` (table `table`) with column `from` named `to`: its rules, plain indexes and the free-text index's
+ * fields follow (a rename changes no value, so the index's text stays: emit.ts makes only its triggers read
+ * the new name); its plain index `<table>_<from>` is named `<table>_<to>` (emit.ts renames it).
  */
-function renamedIn(t: TableSnapshot, from: string, to: string): TableSnapshot {
+function renamedIn(t: TableSnapshot, table: string, from: string, to: string): TableSnapshot {
   const rename = (k: string) => (k === from ? to : k);
   const columns = Object.fromEntries(Object.entries(t.columns).map(([k, v]) => [rename(k), v]));
   const rules = t.rules && Object.fromEntries(Object.entries(t.rules).map(([k, v]) => [rename(k), v]));
+  const indexes = Object.fromEntries(
+    Object.entries(t.indexes).map(([k, v]) => [
+      k === `${table}_${from}` ? `${table}_${to}` : k,
+      v.map(rename),
+    ]),
+  );
   const search = t.search && {
     ...t.search,
     columns: t.search.columns.map((c) => ({ ...c, name: rename(c.name) })),
     references: t.search.references.map((r) => ({ ...r, column: rename(r.column) })),
   };
-  return { ...t, columns, ...(rules ? { rules } : {}), ...(search ? { search } : {}) };
+  return { ...t, columns, indexes, ...(rules ? { rules } : {}), ...(search ? { search } : {}) };
 }
 
 /**
@@ -285,7 +293,9 @@ export function diffStorage(
           `storage: ${table}.${column} has x-renamedFrom "${from}", which is no column of ${table}`,
         );
       const spec0 = old.columns[from];
-      old = renamedIn(old, from, column);
+      const [ix0, ix1] = [`${table}_${from}`, `${table}_${column}`];
+      const indexed = !!old.indexes[ix0];
+      old = renamedIn(old, table, from, column);
       steps.push({
         kind: 'renameColumn',
         table,
@@ -294,6 +304,7 @@ export function diffStorage(
         resource: spec.resource,
         spec: spec0,
         ...(searches(old.search, column) ? { search: old.search } : {}),
+        ...(indexed ? { index: { from: ix0, to: ix1, columns: old.indexes[ix1] } } : {}),
       });
     }
     for (const column of Object.keys(old.columns)) {

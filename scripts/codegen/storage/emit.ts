@@ -6,8 +6,8 @@
  * 1. table renames (`ALTER TABLE ... RENAME`; every object named after the table follows it: its
  *    indexes, constraints and sequence renamed, its search table renamed, the triggers of every search
  *    reading it and its revision trigger made again: rename.ts); 2. search indexes and plain indexes that
- *    change are dropped; 3. column renames (`RENAME COLUMN`, their unique index and foreign key renamed
- *    too; the audit trail's `state` keys and `changed` names of the resource's entries are
+ *    change are dropped; 3. column renames (`RENAME COLUMN`, their unique index, foreign key and plain
+ *    index renamed too; the audit trail's `state` keys and `changed` names of the resource's entries are
  *    renamed, so a record's history shows the old values under the new name; a free-text index keeps its
  *    text, only what reads the column follows it: `columnRename`) and resource renames
  *    (audit_log.resource); 4. new tables and columns; 5. the values of removed columns are copied to
@@ -228,7 +228,8 @@ function auditRename(resource: string, from: string, to: string): Branch {
  * the generator gives its constraints, so that a later migration finds them: its unique index
  * `<table>_<column>_key` (PostgreSQL `ALTER INDEX`, which renames a unique constraint too; SQLite, which
  * cannot rename an index, makes it again under the new name when it exists) and its foreign key
- * `<table>_<column>_fkey` (PostgreSQL; SQLite's is part of the table, renamed with the column).
+ * `<table>_<column>_fkey` (PostgreSQL; SQLite's is part of the table, renamed with the column), and its
+ * plain index `<table>_<column>` (PostgreSQL `ALTER INDEX`, which rewrites nothing; SQLite makes it again).
  * The free-text index keeps its text (a rename changes no value): SQLite's `RENAME COLUMN` rewrites the
  * FTS5 triggers that read the column (sqlite.org/lang_altertable.html: "within all indexes, triggers, and
  * views"; the FTS5 table's own column keeps its old label, which no query names), and PostgreSQL's search
@@ -245,8 +246,14 @@ function columnRename(s: Extract<Step, { kind: 'renameColumn' }>): string {
     pg.push(
       `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = ${sqlLiteral(t)}::regclass AND conname = ${sqlLiteral(fk0)}) THEN ALTER TABLE ${t} RENAME CONSTRAINT ${q(fk0)} TO ${q(fk1)}; END IF; END $$`,
     );
+  if (s.index) pg.push(`ALTER INDEX IF EXISTS ${q(s.index.from)} RENAME TO ${q(s.index.to)}`);
   const run = (st: string) => `    await sql.raw(${q(st)}).execute(db);`;
   const lite = [run(rename)];
+  if (s.index)
+    lite.push(
+      run(`DROP INDEX IF EXISTS ${q(s.index.from)}`),
+      run(`CREATE INDEX IF NOT EXISTS ${q(s.index.to)} ON ${t} (${s.index.columns.map(q).join(', ')})`),
+    );
   if (s.spec.unique)
     lite.push(
       `    if ((await sql\`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = \${${q(key0)}}\`.execute(db)).rows.length) {`,
