@@ -156,6 +156,8 @@ describe('art registry console (browser)', () => {
   it('deletes the artwork after a confirmation that says it cannot be undone', async () => {
     await ui.goto(`/artworks/${artworkId}/show`);
     await page.getByText(artworkName).first().waitFor();
+    // the record as stored now, not a cached copy being refetched: the delete names its revision
+    await ui.waitLoaded();
     const dialog = await ui.askDelete();
     await expect(dialog.innerText()).resolves.toContain(`Delete "${artworkName}"? This cannot be undone.`);
     await dialog.getByRole('button', { name: /confirm/i }).click();
