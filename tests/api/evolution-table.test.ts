@@ -16,7 +16,7 @@
  *   a field added to the search, and last the table removed: after each, the objects are exactly those
  *   of the new schema.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,6 @@ import { revisionsOf } from '../../kernel/server/history';
 import { resourceModels } from '../../kernel/server/model';
 import { Repository } from '../../kernel/server/repository';
 import {
-  SNAPSHOT_PATH,
   diffStorage,
   evolutionHints,
   migrationSource,
@@ -37,12 +36,12 @@ import { migrateToLatest } from '../../server/db/migrator';
 import { migrations } from '../../server/db/migrations/index';
 import { MigrationMemo, explainingMigration } from '../../server/ledger/editAudit';
 import { namedObjects } from '../support/introspect';
+import { landedSnapshot } from '../support/tateEvolution';
 import { createTestApp, type TestApp } from './helpers';
 
 const root = resolve(__dirname, '../..');
-const { $comment: _c, ...snapshot } = JSON.parse(
-  readFileSync(join(root, SNAPSHOT_PATH), 'utf8'),
-) as StorageSnapshot & { $comment?: string };
+/** The storage snapshot the landed migrations produce. */
+const snapshot = landedSnapshot();
 const actor = { accountId: null, account: 'tester', call: 'POST /test' };
 const label = (en: string) => ({ en, zh: en });
 type Props = Record<string, object>;

@@ -15,7 +15,7 @@
  * - a table renamed (`x-storage.renamedFrom`) keeps its rows; a table removed (`--remove-table`) is kept
  *   as `removed_<table>`.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,6 @@ import { revisionsOf } from '../../kernel/server/history';
 import { resourceModels } from '../../kernel/server/model';
 import { Repository } from '../../kernel/server/repository';
 import {
-  SNAPSHOT_PATH,
   diffStorage,
   evolutionHints,
   migrationSource,
@@ -33,14 +32,12 @@ import {
 } from '../../scripts/codegen/storage';
 import { migrateToLatest, planMigrations } from '../../server/db/migrator';
 import { migrations } from '../../server/db/migrations/index';
+import { landedSnapshot } from '../support/tateEvolution';
 import { createTestApp, type TestApp } from './helpers';
 
 const root = resolve(__dirname, '../..');
-const { $comment: _c, ...snapshot } = JSON.parse(
-  readFileSync(join(root, SNAPSHOT_PATH), 'utf8'),
-) as StorageSnapshot & {
-  $comment?: string;
-};
+/** The storage snapshot the landed migrations produce. */
+const snapshot = landedSnapshot();
 const actor = { accountId: null, account: 'tester', call: 'POST /test' };
 const label = (en: string) => ({ en, zh: en });
 
