@@ -22,7 +22,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
 import { canonicalJson } from '../../common/ledger/canonical';
-import { AUDIT_TABLE, MIGRATION_CALL_PREFIX, type WriteActor } from '../../server/db/audit';
+import { AUDIT_TABLE, migrationAuditRows, type WriteActor } from '../../server/db/audit';
 import type { Database } from '../../server/db/database';
 import { ApiError, invalidField, notFound } from '../../server/errors';
 import { buildVariant, formatErrors } from '../dialect/schemaRegistry';
@@ -91,15 +91,8 @@ type Renames = { id: number; renamed: Record<string, string> };
  * scripts/codegen/storage/audit.ts).
  */
 async function renamesOf(db: Db, table: string): Promise<Renames[]> {
-  const rows = (await db
-    .selectFrom(AUDIT_TABLE)
-    .select(['id', 'state'])
-    .where('resource', '=', 'database')
-    .where('call', 'like', `${MIGRATION_CALL_PREFIX}%`)
-    .orderBy('id', 'asc')
-    .execute()) as Pick<AuditRow, 'id' | 'state'>[];
   const out: Renames[] = [];
-  for (const row of rows) {
+  for (const row of await migrationAuditRows(db, 'asc')) {
     let renamed: unknown;
     try {
       renamed = (JSON.parse(row.state ?? 'null') as { tables?: Record<string, { renamed?: unknown }> } | null)
@@ -108,7 +101,7 @@ async function renamesOf(db: Db, table: string): Promise<Renames[]> {
       continue; // not a migration's row (anyone may name a call so): no rename to tell
     }
     if (renamed && typeof renamed === 'object' && Object.keys(renamed).length)
-      out.push({ id: Number(row.id), renamed: renamed as Record<string, string> });
+      out.push({ id: row.id, renamed: renamed as Record<string, string> });
   }
   return out;
 }

@@ -140,6 +140,35 @@ export const MIGRATION_CALL_PREFIX = 'migration ';
 /** The resource of a migration's own audit row (the database, as a restore's, server/ops/restoreAudit.ts). */
 export const MIGRATION_RESOURCE = 'database';
 
+/** One storage migration's own audit row as stored (its `state` the JSON text of a {@link MigrationAuditState}). */
+export interface MigrationAuditRow {
+  id: number;
+  time: string;
+  account: string;
+  call: string;
+  after: string | null;
+  state: string | null;
+}
+
+/**
+ * The storage migrations' own audit rows (resource {@link MIGRATION_RESOURCE}, call
+ * `migration <name>`), by id in `order`: what History (kernel/server/history.ts, a field's name before a
+ * rename) and the ledger's edit audit (server/ledger/editAudit.ts) read of the migrations.
+ */
+export async function migrationAuditRows(
+  db: Kysely<any>,
+  order: 'asc' | 'desc',
+): Promise<MigrationAuditRow[]> {
+  const rows = (await db
+    .selectFrom(AUDIT_TABLE)
+    .select(['id', 'time', 'account', 'call', 'after', 'state'])
+    .where('resource', '=', MIGRATION_RESOURCE)
+    .where('call', 'like', `${MIGRATION_CALL_PREFIX}%`)
+    .orderBy('id', order)
+    .execute()) as MigrationAuditRow[];
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
 /** How a migration changed the columns of one existing table (undone by server/ledger/editAudit.ts). */
 export interface MigrationTableChanges {
   /** The table's name before the migration, when it renamed the table (the key is the new name). */

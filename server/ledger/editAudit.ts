@@ -25,9 +25,8 @@ import type { EditedRecord } from '../../common/ledger/audit';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import {
   AUDIT_TABLE,
-  MIGRATION_CALL_PREFIX,
-  MIGRATION_RESOURCE,
   digestOf,
+  migrationAuditRows,
   storedRow,
   type MigrationAuditState,
   type MigrationTableChanges,
@@ -66,20 +65,9 @@ export class MigrationMemo {
 
   /** The migrations' own audit rows, newest first. */
   list() {
-    this.migrations ??= this.db
-      .selectFrom(AUDIT_TABLE)
-      .select(['id', 'time', 'account', 'call', 'after', 'state'])
-      .where('resource', '=', MIGRATION_RESOURCE)
-      .where('call', 'like', `${MIGRATION_CALL_PREFIX}%`)
-      .orderBy('id', 'desc')
-      .execute()
-      .then((rows) =>
-        (rows as (AuditRow & { state: string | null })[]).map((r) => ({
-          ...r,
-          id: Number(r.id),
-          state: JSON.parse(r.state ?? '{}') as MigrationAuditState,
-        })),
-      );
+    this.migrations ??= migrationAuditRows(this.db, 'desc').then((rows) =>
+      rows.map((r) => ({ ...r, state: JSON.parse(r.state ?? '{}') as MigrationAuditState })),
+    );
     return this.migrations;
   }
 
