@@ -66,7 +66,7 @@ export const serverMessagesEn = {
     'Refused: another record still references this one (added meanwhile); delete or reassign it first',
   'record.manyFailed': 'Nothing was saved: %{label} %{id} refused the change: %{details}',
   'record.stale':
-    '%{label} %{id} was changed by %{actor} since you loaded it (revision %{revision}; yours is %{yours}): review the changes and save again',
+    '%{label} %{id} was changed by %{actor} since you loaded it (revision %{revision}; yours is %{yours}): review the changes and try again',
   // The pigeonhole (archive and restore)
   'pigeonhole.referenced':
     'Cannot archive %{label} %{id}: %{count} %{referrer} still refer to it; archive or reassign them first',

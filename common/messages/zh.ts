@@ -47,7 +47,7 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'record.deleteReferencedMeanwhile': '已拒绝：有其他记录（刚刚添加）仍引用此记录；请先删除或重新分配',
   'record.manyFailed': '未保存任何记录：%{label} %{id} 拒绝了此修改：%{details}',
   'record.stale':
-    '%{label} %{id} 在您打开后已被 %{actor} 修改（当前版本 %{revision}，您的版本 %{yours}）：请核对修改后再保存',
+    '%{label} %{id} 在您打开后已被 %{actor} 修改（当前版本 %{revision}，您的版本 %{yours}）：请核对修改后重试',
   'pigeonhole.referenced': '无法归档%{label} %{id}：仍有 %{count} 个%{referrer}引用它；请先归档或重新分配',
   'pigeonhole.restoreReference':
     '无法恢复%{label} %{id}：它引用的%{field}（%{ref}）已不存在；请先恢复或重新创建',

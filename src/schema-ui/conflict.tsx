@@ -116,6 +116,33 @@ export function useConflictOnError(resource: string) {
   return { onError, state };
 }
 
+/**
+ * The delete button's error handler: the error is notified as react-admin does (the server's message: a
+ * stale revision's names who changed the record since); a stale revision also puts the current record
+ * (the 409's `data.current`) into the page's record, so the page shows what is stored now and a second
+ * confirmation deletes that revision.
+ */
+export function useDeleteConflictOnError(resource: string) {
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  return useCallback(
+    (error: unknown, variables: { id?: unknown } = {}) => {
+      const stale = staleBody(error);
+      if (stale)
+        queryClient.setQueriesData(
+          {
+            queryKey: [resource, 'getOne'],
+            predicate: (q) => (q.queryKey[2] as { id?: unknown } | undefined)?.id === String(variables.id),
+          },
+          stale.current,
+        );
+      const message = typeof error === 'string' ? error : (error as Error | undefined)?.message;
+      notify(message || 'ra.notification.http_error', { type: 'error', messageArgs: { _: message } });
+    },
+    [notify, queryClient, resource],
+  );
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The writable top-level fields the three versions disagree on, in schema order. */

@@ -66,7 +66,7 @@ import { ExportMenu } from './exportMenu';
 import { ImportButton } from './importDialog';
 import { isFinal } from '../../kernel/dialect/frozen';
 import { useCreateSuccess } from './createSuccess';
-import { ConflictDialog, ConflictProvider, useConflictOnError } from './conflict';
+import { ConflictDialog, ConflictProvider, useConflictOnError, useDeleteConflictOnError } from './conflict';
 import { useRecordQueryOptions } from './recordQuery';
 import { ChangedElsewhere, useEditQueryOptions } from '../live/ChangedElsewhere';
 
@@ -150,10 +150,14 @@ function inputOf(
   );
 }
 
+/** Delete, after a confirmation; a refused stale revision shows the record as stored now (conflict.tsx). */
 function DeleteWithConfirm() {
+  const resource = useResourceContext() ?? '';
+  const onError = useDeleteConflictOnError(resource);
   return (
     <DeleteButton
       mutationMode="pessimistic"
+      mutationOptions={{ onError }}
       confirmTitle="baas.message.delete_title"
       confirmContent="baas.message.delete_irreversible"
       onClick={(e: React.MouseEvent) => e.stopPropagation()}

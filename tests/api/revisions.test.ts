@@ -79,7 +79,7 @@ describe('revisions', () => {
     expect(mine.body.msg).toBe(
       'Artwork ' +
         id +
-        ' was changed by admin since you loaded it (revision 2; yours is 1): review the changes and save again',
+        ' was changed by admin since you loaded it (revision 2; yours is 1): review the changes and try again',
     );
     expect(mine.body.data).toMatchObject({ field: 'revision', revision: 2, yours: 1, changedBy: 'admin' });
     expect(mine.body.data.current).toMatchObject({
@@ -94,7 +94,7 @@ describe('revisions', () => {
     const zh = await update({ id, artWorkName: 'Mine', revision: 1 }, undefined, 'zh-CN');
     expect(zh.status).toBe(409);
     expect(zh.body.msg).toBe(
-      `作品 ${id} 在您打开后已被 admin 修改（当前版本 2，您的版本 1）：请核对修改后再保存`,
+      `作品 ${id} 在您打开后已被 admin 修改（当前版本 2，您的版本 1）：请核对修改后重试`,
     );
     // Started from the current revision: saved.
     const again = await update({ id, artWorkName: 'Mine' }, now.etag);

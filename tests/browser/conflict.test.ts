@@ -5,10 +5,15 @@
  * too and saves: the server refuses it (stale revision), and the conflict view shows, per field, the value
  * when the form was opened, theirs and yours. The second keeps their own name and takes the first's medium,
  * saves, and the stored record has both; History shows the base revision and both edits.
+ *
+ * A delete confirmed on a page loaded before another editor's save (its live stream cut, so the page did
+ * not refetch) is refused naming that editor; the page then shows their version, and confirming again
+ * deletes it.
  */
 import { describe, expect, it } from 'vitest';
 import { sharedEnv } from './helpers/sharedEnv';
 import { ConflictPage } from './pages/ConflictPage';
+import { notKept } from './helpers/shownView';
 
 const env = sharedEnv(300_000);
 
@@ -91,6 +96,38 @@ describe.each(['en', 'zh'] as const)('two editors, one record (%s)', (lang) => {
     } finally {
       await first.page.context().close();
       await second.page.context().close();
+    }
+  });
+});
+
+describe('a delete from a page loaded before another save', () => {
+  it('is refused naming who changed it; the page then shows their version, and confirming again deletes it', async () => {
+    const id = 13;
+    const ui = new ConflictPage(await env.signIn('admin', 'en'), env.baseUrl);
+    try {
+      // No live stream (its request left unanswered, as behind a proxy that buffers it): the page keeps
+      // what it loaded.
+      await ui.page.route('**/dev-api/events**', () => undefined);
+      await ui.page.reload();
+      const path = `/artmanager/artwork/ArtInfoByArtId?artId=${id}`;
+      const before = await ui.api<{ artWorkName: string }>('GET', path);
+      await ui.openShow('artworks', id, before.artWorkName);
+      const other = await env.adminApi('/artmanager/artwork/baseInfo', {
+        id,
+        artWorkName: 'Renamed meanwhile',
+      });
+      expect(other.status).toBe(200);
+
+      expect(await ui.deleteConfirmed(/^confirm$/i)).toBe(409);
+      expect(await ui.notification()).toMatch(/was changed by admin since you loaded it/);
+      await notKept(ui.page.getByText('Renamed meanwhile')).first().waitFor();
+      expect((await env.adminApi(path)).status).toBe(200);
+
+      expect(await ui.deleteConfirmed(/^confirm$/i)).toBe(200);
+      await ui.page.waitForURL(/#\/artworks(\?.*)?$/);
+      expect((await env.adminApi(path)).status).toBe(404);
+    } finally {
+      await ui.page.context().close();
     }
   });
 });

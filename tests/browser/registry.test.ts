@@ -160,8 +160,7 @@ describe('art registry console (browser)', () => {
     await ui.waitLoaded();
     const dialog = await ui.askDelete();
     await expect(dialog.innerText()).resolves.toContain(`Delete "${artworkName}"? This cannot be undone.`);
-    await dialog.getByRole('button', { name: /confirm/i }).click();
-    await page.waitForURL(/#\/artworks(\?.*)?$/);
+    await ui.confirmDelete(dialog, /#\/artworks(\?.*)?$/);
     await expect.poll(() => artworkStatus(artworkId)).toBe(404);
   });
 

@@ -5,6 +5,7 @@
  */
 import type { Locator } from 'playwright-core';
 import { BasePage, pageApi } from './BasePage';
+import { notKept } from '../helpers/shownView';
 
 export class ConflictPage extends BasePage {
   /** Opens the edit page of record `id` of `resource` and waits for its form. */
@@ -57,6 +58,34 @@ export class ConflictPage extends BasePage {
     await this.page.getByTestId('conflict-save').click();
     await this.view().waitFor({ state: 'hidden' });
     await this.page.waitForURL(/\/show/);
+  }
+
+  /** Opens the show page of record `id` of `resource` and waits until it shows `text`. */
+  async openShow(resource: string, id: number, text: string): Promise<void> {
+    await this.open(`/${resource}/${id}/show`);
+    await notKept(this.page.getByText(text)).first().waitFor();
+  }
+
+  /**
+   * Clicks the page's Delete, then the confirmation's Confirm (`confirm`: its label), and resolves the
+   * delete call's HTTP status (the call is a POST whose path names delete).
+   */
+  async deleteConfirmed(confirm: RegExp): Promise<number> {
+    await notKept(this.page.getByRole('button', { name: /^(delete|删除)$/i }))
+      .first()
+      .click();
+    const answer = this.page.waitForResponse(
+      (r) => r.request().method() === 'POST' && /delete/i.test(new URL(r.url()).pathname),
+    );
+    await this.page.getByRole('dialog').getByRole('button', { name: confirm }).click();
+    return (await answer).status();
+  }
+
+  /** The text of react-admin's notification (a snackbar) once one is shown. */
+  async notification(): Promise<string> {
+    const n = this.page.locator('.MuiSnackbar-root').first();
+    await n.waitFor();
+    return (await n.innerText()).trim();
   }
 
   /** Calls the API from inside the page with its session (BasePage `pageApi`). */

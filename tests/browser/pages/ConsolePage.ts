@@ -83,6 +83,22 @@ export class ConsolePage extends BasePage {
     return dialog;
   }
 
+  /**
+   * Confirms the delete `dialog` and waits for the page at `then` (a URL pattern). When the delete call
+   * (a POST whose path names delete) is refused, fails with its status and envelope instead of a timeout.
+   */
+  async confirmDelete(dialog: Locator, then: RegExp): Promise<void> {
+    const answer = this.page
+      .waitForResponse((r) => r.request().method() === 'POST' && /delete/i.test(new URL(r.url()).pathname), {
+        timeout: 30_000,
+      })
+      .catch(() => null);
+    await dialog.getByRole('button', { name: /confirm|确认|确定/i }).click();
+    const r = await answer;
+    if (r && r.status() !== 200) throw new Error(`the delete answered ${r.status()}: ${await r.text()}`);
+    await this.page.waitForURL(then);
+  }
+
   /** The id in the current `#/<resource>/<id>/show` URL. */
   currentId(): number {
     const m = /#\/\w+\/(\d+)/.exec(this.page.url());
