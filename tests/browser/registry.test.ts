@@ -160,7 +160,8 @@ describe('art registry console (browser)', () => {
     await ui.waitLoaded();
     const dialog = await ui.askDelete();
     await expect(dialog.innerText()).resolves.toContain(`Delete "${artworkName}"? This cannot be undone.`);
-    await ui.confirmDelete(dialog, /#\/artworks(\?.*)?$/);
+    // react-admin goes to the resource's list, `/artworks`, which the shell sends on to its menu entry.
+    await ui.confirmDelete(dialog, /#\/industry\/artWork(\?.*)?$/);
     await expect.poll(() => artworkStatus(artworkId)).toBe(404);
   });
 

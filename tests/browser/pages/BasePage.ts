@@ -30,9 +30,10 @@ export class BasePage {
   }
 
   /**
-   * Waits until the shell shows a page (`#main-content`) and nothing in it is loading (progress bars,
-   * skeletons, spinners; a page kept hidden by the keep-alive does not count), at most 8 s for the
-   * loading to end.
+   * Waits until the shell shows a page (`#main-content`) and nothing in it is loading (indeterminate
+   * progress bars and spinners, skeletons; a page kept hidden by the keep-alive does not count), at most
+   * 8 s for the loading to end. A determinate bar shows a value (the dashboard's share of artworks on
+   * chain), not a load: waiting for it to go away spent the whole 8 s on every dashboard.
    */
   async waitLoaded(): Promise<void> {
     await this.page.locator('#main-content').waitFor();
@@ -40,7 +41,12 @@ export class BasePage {
       .waitForFunction(
         (notKept) =>
           !document.querySelector(
-            ['.MuiLinearProgress-root', '.MuiSkeleton-root', '.MuiCircularProgress-root']
+            [
+              '.MuiLinearProgress-indeterminate',
+              '.MuiLinearProgress-query',
+              '.MuiCircularProgress-indeterminate',
+              '.MuiSkeleton-root',
+            ]
               .map((c) => `#main-content ${c}${notKept}`)
               .join(', '),
           ),

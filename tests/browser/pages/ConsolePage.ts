@@ -93,10 +93,21 @@ export class ConsolePage extends BasePage {
         timeout: 30_000,
       })
       .catch(() => null);
-    await dialog.getByRole('button', { name: /confirm|确认|确定/i }).click();
-    const r = await answer;
-    if (r && r.status() !== 200) throw new Error(`the delete answered ${r.status()}: ${await r.text()}`);
-    await this.page.waitForURL(then);
+    const seen: string[] = [];
+    const onNavigated = (f: { url(): string }) => seen.push(f.url());
+    this.page.on('framenavigated', onNavigated);
+    try {
+      await dialog.getByRole('button', { name: /confirm|确认|确定/i }).click();
+      const r = await answer;
+      if (r && r.status() !== 200) throw new Error(`the delete answered ${r.status()}: ${await r.text()}`);
+      await this.page.waitForURL(then).catch((e: Error) => {
+        throw new Error(
+          `${e.message}\nthe delete answered ${r?.status() ?? 'nothing'}; the page went to ${seen.join(' → ') || 'nowhere'}`,
+        );
+      });
+    } finally {
+      this.page.off('framenavigated', onNavigated);
+    }
   }
 
   /** The id in the current `#/<resource>/<id>/show` URL. */

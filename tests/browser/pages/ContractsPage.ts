@@ -8,13 +8,18 @@ import type { Locator } from 'playwright-core';
 import { ScreenPage } from './ScreenPage';
 
 export class ContractsPage extends ScreenPage {
-  /** Clicks the sidebar entry `path` of group `group`, opening the group (it may be animating) first. */
+  /**
+   * Clicks the sidebar entry `path` of group `group`, opening the group first unless it is open already
+   * (`aria-expanded`): the sidebar opens the group of the current page by itself, and a click on an open
+   * group closes it.
+   */
   private async clickMenu(group: string, path: string): Promise<void> {
     const sidebar = this.page.getByTestId('sidebar');
     const entry = sidebar.locator(`[data-menu-path="${path}"]`);
+    const header = sidebar.locator(`[data-menu-group="${group}"]`).first();
     for (let i = 0; i < 3 && !(await entry.isVisible()); i++) {
-      await sidebar.locator(`[data-menu-group="${group}"]`).first().click();
-      await entry.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      await entry.waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
     }
     await entry.click();
   }
