@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Five projects: `unit` (pure modules, jsdom where a test asks for it), two files at a time; `api` (Fastify app.inject
@@ -29,8 +30,36 @@ const API_SERIAL = [
  */
 const API_ISOLATED = ['tests/api/login-timing.test.ts', 'tests/api/evolution-tate.test.ts'];
 
+/**
+ * Files that take a minute or more (the CI time table's slowest files, scripts/test-timing/summary.mjs),
+ * longest first. Vitest starts the files of a group by project name, then (with no results cache, as on a
+ * clean clone) by file size, so these could start last and run alone at the end of a pass, a core idle:
+ * the full-Tate evolution test ended the PostgreSQL pass that way.
+ */
+const LONG_FIRST = [
+  'tests/browser/zero-code.test.ts',
+  'tests/browser/crawler.test.ts',
+  'tests/browser/defects.test.ts',
+  'tests/api/evolution-tate.test.ts',
+];
+
+/** Vitest's order, except that the {@link LONG_FIRST} files of a group start first. */
+class LongFirstSequencer extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.findIndex((p) => f.moduleId.endsWith(`/${p}`));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    const group = (f: TestSpecification) => f.project.config.sequence.groupOrder ?? 0;
+    // Array.prototype.sort is stable: the other files keep vitest's order.
+    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         test: {
