@@ -31,17 +31,13 @@ const API_SERIAL = [
 const API_ISOLATED = ['tests/api/login-timing.test.ts', 'tests/api/evolution-tate.test.ts'];
 
 /**
- * Files that take a minute or more (the CI time table's slowest files, scripts/test-timing/summary.mjs),
- * longest first. Vitest starts the files of a group by project name, then (with no results cache, as on a
- * clean clone) by file size, so these could start last and run alone at the end of a pass, a core idle:
- * the full-Tate evolution test ended the PostgreSQL pass that way.
+ * Files started first in their group. Vitest starts the files of a group by project name, then (with no
+ * results cache, as on a clean clone) by file size: the full-Tate evolution test (a minute, project
+ * `api-isolated`) started after every `api` file and ran alone at the end of the PostgreSQL pass, a core
+ * idle. The long browser files need no help: their project starts before the unit files, which fill the
+ * end (listing them here only slowed the API files they then ran beside).
  */
-const LONG_FIRST = [
-  'tests/browser/zero-code.test.ts',
-  'tests/browser/crawler.test.ts',
-  'tests/browser/defects.test.ts',
-  'tests/api/evolution-tate.test.ts',
-];
+const LONG_FIRST = ['tests/api/evolution-tate.test.ts'];
 
 /** Vitest's order, except that the {@link LONG_FIRST} files of a group start first. */
 class LongFirstSequencer extends BaseSequencer {

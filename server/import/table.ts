@@ -146,6 +146,35 @@ function cellData(v: ExcelJS.CellValue): unknown {
   return String(v as unknown);
 }
 
+/**
+ * The rows of the first sheet of an XLSX file read whole into memory (ExcelJS `Workbook.xlsx.readFile`):
+ * the fallback of {@link openXlsx} when the streaming reader fails on a good file.
+ */
+async function openXlsxWhole(file: string): Promise<OpenTable> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file);
+  const ws = wb.worksheets[0];
+  const headers: string[] = [];
+  if (!ws) return { headers: [], rows: (async function* () {})(), encoding: () => undefined };
+  ws.getRow(1).eachCell((c, col) => (headers[col] = headerText(cellData(c.value))));
+  const data: TableRow[] = [];
+  ws.eachRow((row, number) => {
+    if (number === 1) return;
+    const cells: Record<string, unknown> = {};
+    row.eachCell((c, col) => {
+      if (headers[col]) cells[headers[col]] = cellData(c.value);
+    });
+    data.push({ line: number - 1, cells });
+  });
+  return {
+    headers: headers.filter(Boolean),
+    rows: (async function* () {
+      yield* data;
+    })(),
+    encoding: () => undefined,
+  };
+}
+
 /** The rows of the first sheet of an XLSX file (see the module doc). */
 async function openXlsx(file: string): Promise<OpenTable> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
@@ -156,7 +185,16 @@ async function openXlsx(file: string): Promise<OpenTable> {
     entries: 'emit',
   });
   const sheets = reader[Symbol.asyncIterator]();
-  const sheet = await sheets.next();
+  let sheet;
+  try {
+    sheet = await sheets.next();
+  } catch (e) {
+    // ExcelJS's streaming reader sometimes reaches the worksheet before it has read the workbook, and
+    // throws "Cannot read properties of undefined (reading 'sheets')" (about 1 file in 200 of its own
+    // writing): the whole-file reader reads those.
+    if (e instanceof TypeError) return openXlsxWhole(file);
+    throw e;
+  }
   if (sheet.done) return { headers: [], rows: (async function* () {})(), encoding: () => undefined };
   const sheetRows = (sheet.value as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
   const headers: string[] = [];

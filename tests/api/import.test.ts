@@ -97,7 +97,9 @@ describe('import', () => {
   });
 
   it('names row, field and reason of every reject, in English and in Chinese', async () => {
-    const job = (await dryRun(await spreadsheet(), 'works.xlsx')).body.data;
+    const run = await dryRun(await spreadsheet(), 'works.xlsx');
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    const job = run.body.data;
     const report = async (lang: string) =>
       parse(await text(`/dev-api/import/rejects?id=${job.id}`, lang), { bom: true }) as string[][];
     const en = await report('en');
