@@ -89,7 +89,9 @@ function Diff({ resource, revision }: { resource: string; revision: Revision }) 
     >
       {revision.changes.map((c) => (
         <TableRow key={c.field}>
-          <TableCell>
+          {/* A floor for the field's name: a long value (a section's JSON) squeezed it to one character a
+              line. */}
+          <TableCell sx={{ width: '22%', minWidth: '6em' }}>
             {translate(`resources.${resource}.fields.${c.field}`, { _: c.field })}
             {c.formerly && (
               <Typography
