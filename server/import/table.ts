@@ -146,6 +146,15 @@ function cellData(v: ExcelJS.CellValue): unknown {
   return String(v as unknown);
 }
 
+/** A sheet row's cells by header text (`headers[col]`, 1-based columns); columns without a header are left out. */
+function rowCells(row: ExcelJS.Row, headers: string[]): Record<string, unknown> {
+  const cells: Record<string, unknown> = {};
+  row.eachCell((c, col) => {
+    if (headers[col]) cells[headers[col]] = cellData(c.value);
+  });
+  return cells;
+}
+
 /**
  * The rows of the first sheet of an XLSX file read whole into memory (ExcelJS `Workbook.xlsx.readFile`):
  * the fallback of {@link openXlsx} when the streaming reader fails on a good file.
@@ -160,11 +169,7 @@ async function openXlsxWhole(file: string): Promise<OpenTable> {
   const data: TableRow[] = [];
   ws.eachRow((row, number) => {
     if (number === 1) return;
-    const cells: Record<string, unknown> = {};
-    row.eachCell((c, col) => {
-      if (headers[col]) cells[headers[col]] = cellData(c.value);
-    });
-    data.push({ line: number - 1, cells });
+    data.push({ line: number - 1, cells: rowCells(row, headers) });
   });
   return {
     headers: headers.filter(Boolean),
@@ -207,13 +212,7 @@ async function openXlsx(file: string): Promise<OpenTable> {
     break;
   }
   async function* rows(): AsyncGenerator<TableRow> {
-    const toRow = (row: ExcelJS.Row): TableRow => {
-      const cells: Record<string, unknown> = {};
-      row.eachCell((c, col) => {
-        if (headers[col]) cells[headers[col]] = cellData(c.value);
-      });
-      return { line: row.number - 1, cells };
-    };
+    const toRow = (row: ExcelJS.Row): TableRow => ({ line: row.number - 1, cells: rowCells(row, headers) });
     try {
       if (firstData) yield toRow(firstData);
       for (;;) {

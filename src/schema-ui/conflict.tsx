@@ -33,7 +33,7 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useFormContext } from 'react-hook-form';
 import { useLocaleState, useNotify, useSaveContext, useTranslate, type HttpError } from 'react-admin';
 import { schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
@@ -75,6 +75,23 @@ function staleBody(error: unknown): { current: Values; changedBy: string | null 
   return { current, changedBy: typeof data.changedBy === 'string' ? data.changedBy : null };
 }
 
+/** Puts `current` into every getOne entry of record `id` of `resource` (whatever its meta): the page's record. */
+function putCurrent(queryClient: QueryClient, resource: string, id: unknown, current: Values): void {
+  queryClient.setQueriesData(
+    {
+      queryKey: [resource, 'getOne'],
+      predicate: (q) => (q.queryKey[2] as { id?: unknown } | undefined)?.id === String(id),
+    },
+    current,
+  );
+}
+
+/** Notifies `error` as react-admin's own mutation handlers do (its message, else the generic HTTP error). */
+function notifyError(notify: ReturnType<typeof useNotify>, error: unknown): void {
+  const message = typeof error === 'string' ? error : (error as Error | undefined)?.message;
+  notify(message || 'ra.notification.http_error', { type: 'error', messageArgs: { _: message } });
+}
+
 /**
  * The edit page's update error handler and its conflict: a stale revision (409) becomes the conflict view;
  * anything else is notified as react-admin's default does (no notification for field errors in a
@@ -88,15 +105,9 @@ export function useConflictOnError(resource: string) {
     (error: unknown, variables: { id?: unknown; data?: unknown; previousData?: unknown } = {}) => {
       const stale = staleBody(error);
       if (stale) {
-        // The page's record becomes theirs (every getOne entry of this record, whatever its meta):
-        // untouched fields show their values, and the next save starts from their revision.
-        queryClient.setQueriesData(
-          {
-            queryKey: [resource, 'getOne'],
-            predicate: (q) => (q.queryKey[2] as { id?: unknown } | undefined)?.id === String(variables.id),
-          },
-          stale.current,
-        );
+        // The page's record becomes theirs: untouched fields show their values, and the next save starts
+        // from their revision.
+        putCurrent(queryClient, resource, variables.id, stale.current);
         setConflict({
           base: (variables.previousData ?? {}) as Values,
           theirs: stale.current,
@@ -107,8 +118,7 @@ export function useConflictOnError(resource: string) {
       }
       const errors = (error as HttpError | undefined)?.body?.errors;
       if (errors && Object.keys(errors).length) return;
-      const message = typeof error === 'string' ? error : (error as Error | undefined)?.message;
-      notify(message || 'ra.notification.http_error', { type: 'error', messageArgs: { _: message } });
+      notifyError(notify, error);
     },
     [notify, queryClient, resource],
   );
@@ -128,16 +138,8 @@ export function useDeleteConflictOnError(resource: string) {
   return useCallback(
     (error: unknown, variables: { id?: unknown } = {}) => {
       const stale = staleBody(error);
-      if (stale)
-        queryClient.setQueriesData(
-          {
-            queryKey: [resource, 'getOne'],
-            predicate: (q) => (q.queryKey[2] as { id?: unknown } | undefined)?.id === String(variables.id),
-          },
-          stale.current,
-        );
-      const message = typeof error === 'string' ? error : (error as Error | undefined)?.message;
-      notify(message || 'ra.notification.http_error', { type: 'error', messageArgs: { _: message } });
+      if (stale) putCurrent(queryClient, resource, variables.id, stale.current);
+      notifyError(notify, error);
     },
     [notify, queryClient, resource],
   );

@@ -4,7 +4,7 @@
  * "Confirm logout" dialog (envelope code 2), the session token cookie, and calls of the API from inside
  * the page with that token (as the console makes them).
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { NOT_KEPT } from '../helpers/shownView';
 
 export class BasePage {
@@ -54,6 +54,15 @@ export class BasePage {
         { timeout: 8000 },
       )
       .catch(() => undefined);
+  }
+
+  /** The answer of the page's next delete call (a POST whose path names delete), or null after `timeout` ms. */
+  protected deleteAnswer(timeout = 30_000): Promise<Response | null> {
+    return this.page
+      .waitForResponse((r) => r.request().method() === 'POST' && /delete/i.test(new URL(r.url()).pathname), {
+        timeout,
+      })
+      .catch(() => null);
   }
 
   /** The hash route with its query, without `#`, as in the address bar. */

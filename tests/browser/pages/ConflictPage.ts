@@ -74,11 +74,11 @@ export class ConflictPage extends BasePage {
     await notKept(this.page.getByRole('button', { name: /^(delete|删除)$/i }))
       .first()
       .click();
-    const answer = this.page.waitForResponse(
-      (r) => r.request().method() === 'POST' && /delete/i.test(new URL(r.url()).pathname),
-    );
+    const answer = this.deleteAnswer();
     await this.page.getByRole('dialog').getByRole('button', { name: confirm }).click();
-    return (await answer).status();
+    const r = await answer;
+    if (!r) throw new Error('no delete call answered within 30 s');
+    return r.status();
   }
 
   /** The text of react-admin's notification (a snackbar) once one is shown. */

@@ -88,11 +88,7 @@ export class ConsolePage extends BasePage {
    * (a POST whose path names delete) is refused, fails with its status and envelope instead of a timeout.
    */
   async confirmDelete(dialog: Locator, then: RegExp): Promise<void> {
-    const answer = this.page
-      .waitForResponse((r) => r.request().method() === 'POST' && /delete/i.test(new URL(r.url()).pathname), {
-        timeout: 30_000,
-      })
-      .catch(() => null);
+    const answer = this.deleteAnswer();
     const seen: string[] = [];
     const onNavigated = (f: { url(): string }) => seen.push(f.url());
     this.page.on('framenavigated', onNavigated);
