@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -11,6 +11,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * files listed below, one at a time); `browser` (Playwright driving /usr/bin/chromium against a real
  * server on loopback, each file its own; long timeouts), two files at a time. unit, api, api-isolated and
  * browser share one group of two workers; the api-serial files run last, alone.
+ *
+ * With `TEST_POSTGRES_URL` (a PostgreSQL role allowed to create databases, scripts/postgres-test-db.sh),
+ * the three API projects run a second time on PostgreSQL in the same run: `pg-api`, `pg-api-isolated` and
+ * `pg-api-serial`, whose workers get it as `TEST_DATABASE_URL` (tests/api/helpers.ts). One run of both
+ * passes keeps both cores busy to its end (`npm run test:all`), where a PostgreSQL pass before the SQLite
+ * one left a core idle at the end of each. `TEST_DATABASE_URL` itself, set for the whole run, still moves
+ * the `api` projects to PostgreSQL.
  */
 /**
  * API files that start server processes and kill or copy them under load (crash, failover, proxy,
@@ -53,6 +60,31 @@ class LongFirstSequencer extends BaseSequencer {
   }
 }
 
+/** The PostgreSQL role of the second API pass (see the module doc), if any. */
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL;
+
+/**
+ * The three API projects (`api`, `api-isolated`, `api-serial`), their names prefixed with `prefix`, their
+ * workers' environment extended with `env` (the PostgreSQL pass's `TEST_DATABASE_URL`).
+ */
+function apiProjects(prefix: string, env: Record<string, string> = {}): TestProjectInlineConfiguration[] {
+  const common = { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000, env } as const;
+  return [
+    {
+      test: {
+        ...common,
+        name: `${prefix}api`,
+        include: ['tests/api/**/*.test.ts', 'tests/import/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, ...API_SERIAL, ...API_ISOLATED],
+        maxWorkers: 2,
+        isolate: false,
+      },
+    },
+    { test: { ...common, name: `${prefix}api-isolated`, include: API_ISOLATED, maxWorkers: 2 } },
+    { test: { ...common, name: `${prefix}api-serial`, include: API_SERIAL, fileParallelism: false } },
+  ];
+}
+
 export default defineConfig({
   test: {
     sequence: { sequencer: LongFirstSequencer },
@@ -74,38 +106,8 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        test: {
-          name: 'api',
-          include: ['tests/api/**/*.test.ts', 'tests/import/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...API_SERIAL, ...API_ISOLATED],
-          environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          maxWorkers: 2,
-          isolate: false,
-        },
-      },
-      {
-        test: {
-          name: 'api-isolated',
-          include: API_ISOLATED,
-          environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          maxWorkers: 2,
-        },
-      },
-      {
-        test: {
-          name: 'api-serial',
-          include: API_SERIAL,
-          environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
+      ...apiProjects(''),
+      ...(POSTGRES_URL ? apiProjects('pg-', { TEST_DATABASE_URL: POSTGRES_URL }) : []),
       {
         test: {
           name: 'browser',

@@ -272,11 +272,13 @@ export async function generate(): Promise<Record<string, string>> {
 /**
  * Paths whose content on disk differs from what codegen would write.
  * @param read reads a path relative to the project root (tests pass their own)
+ * @param files what {@link generate} answered before (tests generate once for several checks), else generated now
  */
 export async function staleFiles(
   read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
+  files?: Record<string, string>,
 ): Promise<string[]> {
-  return differingFiles(await generate(), read);
+  return differingFiles(files ?? (await generate()), read);
 }
 
 async function main(): Promise<void> {

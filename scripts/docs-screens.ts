@@ -16,15 +16,19 @@ import { verbTableFiles } from './codegen/verbTable';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every document this script writes: path relative to the project root -> content. */
-async function docsFiles(): Promise<Record<string, string>> {
+export async function docsFiles(): Promise<Record<string, string>> {
   return { ...(await screensFiles(root)), ...(await verbTableFiles(root)) };
 }
 
-/** Paths whose content on disk differs from what the generator writes. */
+/**
+ * Paths whose content on disk (as `read` returns it) differs from what the generator writes, or from
+ * `files` when given (what {@link docsFiles} answered before: it builds the app and asks it every call).
+ */
 export async function staleScreenFiles(
   read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
+  files?: Record<string, string>,
 ): Promise<string[]> {
-  return differingFiles(await docsFiles(), read);
+  return differingFiles(files ?? (await docsFiles()), read);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

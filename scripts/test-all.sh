@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# All the checks and all the tests, as CI runs them: system packages for the browser tests, generated
-# files up to date, type-check, lint, the layers' import rules, format and the build (two lanes at a time:
-# each check uses one core) beside the API suite on PostgreSQL, then every vitest project on SQLite (unit,
-# api, api-isolated, api-serial, browser).
+# All the checks and all the tests, as CI runs them: system packages for the browser tests, then the
+# build, then every vitest project in one run (unit, api, api-isolated, api-serial and browser on SQLite,
+# and the three API projects again on PostgreSQL: vitest.config.ts `TEST_POSTGRES_URL`) beside the checks
+# in two lanes (generated files up to date, type-check and the layers' import rules; lint and format).
+# Each check uses one core and ends within the first minutes, while vitest's two workers fill both cores
+# to the end (a PostgreSQL pass of its own, beside the checks, left a core idle at the end of each pass).
 # Ends with the time table (scripts/test-timing/summary.mjs): each step's wall time, the tests per pass and
 # project, the 15 slowest test files, and a warning for a test file over 3 minutes.
-# A failing step stops the run (set -e); the time table is printed all the same.
+# A failing build stops the run at once; a failing check or test fails it once the tests are done (each
+# lane's output is printed then). The time table is printed all the same.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .tmp
@@ -34,41 +37,36 @@ trap 'summary; rm -rf "$TMPDIR"' EXIT
 
 step "system packages" bash scripts/ensure-system-deps.sh
 
-# The checks in two lanes side by side, and beside them the API suite on PostgreSQL (it needs neither
-# the checks nor the build): each check uses one core, and the API suite waits on PostgreSQL part of the
-# time. Each lane's output is printed once it is done.
 step "PostgreSQL for the tests" bash -c 'bash scripts/postgres-test-db.sh > .tmp/test-database-url'
 REPORT=(--reporter=default --reporter=./scripts/test-timing/reporter.ts)
+# `codegen --check` runs `docs-screens --check` too (scripts/codegen.ts main).
 checks_a() {
   step "codegen check" npx tsx scripts/codegen.ts --check &&
-    step "screens and calls table" npx tsx scripts/docs-screens.ts --check &&
     step "typecheck" npx tsc --noEmit &&
     step "layers (.dependency-cruiser.cjs)" npm run --silent depcruise
 }
 checks_b() {
   step "lint" npx eslint . &&
-    step "format" bash -c 'npx prettier --check . > /dev/null && echo "formatting ok"' &&
-    step "build (console served to the browser tests, server bundle)" npx tsx scripts/build.ts
-}
-postgres_pass() {
-  TEST_DATABASE_URL=$(cat .tmp/test-database-url) TEST_TIMING_PASS=postgres \
-    step "API tests on PostgreSQL" npx vitest run "${REPORT[@]}" --project 'api*' tests/api
+    step "format" bash -c 'npx prettier --check . > /dev/null && echo "formatting ok"'
 }
 checks_a >.tmp/checks-a.log 2>&1 &
 lane_a=$!
+# The console served to the browser tests and the server bundle, before the tests start.
+step "build (console served to the browser tests, server bundle)" npx tsx scripts/build.ts || {
+  kill $lane_a 2>/dev/null
+  cat .tmp/checks-a.log
+  exit 1
+}
 checks_b >.tmp/checks-b.log 2>&1 &
 lane_b=$!
-postgres_pass >.tmp/postgres-pass.log 2>&1 &
-lane_pg=$!
-failed=0
-wait $lane_a || failed=1
-wait $lane_b || failed=1
-cat .tmp/checks-a.log .tmp/checks-b.log
-wait $lane_pg || failed=1
-cat .tmp/postgres-pass.log
-[ $failed -eq 0 ] || exit 1
 
 export PREBUILT_CONSOLE_DIR="$(realpath dist)"
 export PREBUILT_SERVER_ENTRY="$(realpath server/dist)/server.mjs"
 # The time table, and its last line the tests of both passes: `tests: N passed, N failed, N skipped`.
-TEST_TIMING_PASS=sqlite step "tests" npx vitest run "${REPORT[@]}"
+failed=0
+TEST_POSTGRES_URL=$(cat .tmp/test-database-url) TEST_TIMING_PASS=sqlite \
+  step "tests (SQLite, and the API projects on PostgreSQL)" npx vitest run "${REPORT[@]}" || failed=1
+wait $lane_a || failed=1
+wait $lane_b || failed=1
+cat .tmp/checks-a.log .tmp/checks-b.log
+[ $failed -eq 0 ]

@@ -140,7 +140,7 @@ beforeAll(async () => {
     (await sql<{ id: number }>`SELECT min(id) AS id FROM artworks`.execute(t.app.db)).rows[0].id,
   );
   await repo().update(t.app.db, { id: edited, texture: 'Oil paint on canvas, relined' }, actor);
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   evo?.cleanup();
   await t?.close();
