@@ -7,9 +7,15 @@
  *   `consistencyProof`: O(log n) stored hashes read, never re-hashed), then checked as a client checks it
  *   (common/ledger/tlog.ts `checkRecord` / `checkTree`, RFC 6962 section 2.1); median and p99 of 1,000
  *   random proofs each;
+ * - a hash tile's read (`TreeStore.tileData`, what `GET <prefix>/tile/0/<N>` serves), median and p99 of
+ *   200 random full level-0 tiles;
  * - what a witness that missed half of that log receives to catch up: the C2SP tlog-witness
  *   add-checkpoint body (old size, consistency proof from 5·10^5 to 10^6, the signed checkpoint),
  *   in bytes, and the proof's hashes alone.
+ *
+ * With `TEST_DATABASE_URL` naming PostgreSQL (a role allowed to create databases), the same figures
+ * follow on a scratch database there, after SQLite's (`BENCH_TLOG_PG_ENTRIES`, default 10^5: building the
+ * log is the slow part on PostgreSQL).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -24,6 +30,7 @@ import { describeKey, signNote } from '../server/ledger/checkpoints';
 import { formatCheckpoint } from '../common/ledger/note';
 import type { LedgerTables } from '../server/ledger/tables';
 import { TreeStore } from '../server/ledger/tree';
+import { createScratchDatabase } from '../tests/support/pgAdmin';
 
 /** Median and 99th percentile of `xs` (ms). */
 function stats(xs: number[]): { p50: number; p99: number } {
@@ -31,10 +38,34 @@ function stats(xs: number[]): { p50: number; p99: number } {
   return { p50: s[Math.floor(s.length / 2)], p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] };
 }
 
-/** Runs the part; `out` prints a line. */
+/** Runs the part on SQLite, then on PostgreSQL when `TEST_DATABASE_URL` names one; `out` prints a line. */
 export async function runTlog(scratch: string, out: (s: string) => void): Promise<void> {
-  const N = Number(process.env.BENCH_TLOG_ENTRIES || 1_000_000);
-  const { db } = connect({ dataDir: join(scratch, 'tlog') });
+  await runTlogOn(scratch, out, 'SQLite', Number(process.env.BENCH_TLOG_ENTRIES || 1_000_000));
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return;
+  const pgDb = await createScratchDatabase(admin, 'baas_bench_tlog');
+  try {
+    await runTlogOn(
+      scratch,
+      out,
+      'PostgreSQL',
+      Number(process.env.BENCH_TLOG_PG_ENTRIES || 100_000),
+      pgDb.url,
+    );
+  } finally {
+    await pgDb.drop();
+  }
+}
+
+/** The figures of the module doc on one database (`databaseUrl`, else a SQLite file under `scratch`). */
+async function runTlogOn(
+  scratch: string,
+  out: (s: string) => void,
+  label: string,
+  N: number,
+  databaseUrl?: string,
+): Promise<void> {
+  const { db } = connect({ dataDir: join(scratch, 'tlog'), databaseUrl });
   await migrateToLatest(db);
   const ldb = db as unknown as Kysely<LedgerTables>;
   const { id: channelId } = await ldb
@@ -60,7 +91,7 @@ export async function runTlog(scratch: string, out: (s: string) => void): Promis
   }
   const head = (await tree.head(channelId))!;
   out(
-    `\ntransparency log (RFC 6962 / C2SP tlog-tiles), ${N.toLocaleString('en')} entries stored as the server stores them (${Math.round((performance.now() - t0) / 1000)} s to build, ${(N / PER_BLOCK).toLocaleString('en')} blocks of ${PER_BLOCK}):`,
+    `\ntransparency log (RFC 6962 / C2SP tlog-tiles) on ${label}, ${N.toLocaleString('en')} entries stored as the server stores them (${Math.round((performance.now() - t0) / 1000)} s to build, ${(N / PER_BLOCK).toLocaleString('en')} blocks of ${PER_BLOCK}):`,
   );
   const root = fromHex(head.rootHash);
   const RUNS = 1000;
@@ -98,6 +129,15 @@ export async function runTlog(scratch: string, out: (s: string) => void): Promis
   out(
     `  consistency proof (server, from stored hashes): ${f(stats(cons))}; checked by a client: ${f(stats(consCheck))}; at most ${consHashes} hashes`,
   );
+  const tiles: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const n = Math.floor(Math.random() * Math.floor(N / 256));
+    const s = performance.now();
+    const data = await tree.tileData(channelId, { H: 8, L: 0, N: n, W: 256 });
+    tiles.push(performance.now() - s);
+    if (data.length !== 256 * 32) throw new Error(`tile 0/${n}: ${data.length} bytes`);
+  }
+  out(`  hash tile (level 0, 256 hashes, from stored hashes): ${f(stats(tiles))}`);
   out(
     `  goal: under 1 ms each on a log of 10^6 entries (load average ${loadavg()[0].toFixed(1)} while measured)`,
   );
