@@ -2,13 +2,15 @@
 # All the checks and all the tests, as CI runs them: system packages for the browser tests, then the
 # build, then every vitest project in one run (unit, api, api-isolated, api-serial and browser on SQLite,
 # and the three API projects again on PostgreSQL: vitest.config.ts `TEST_POSTGRES_URL`) beside the checks
-# in two lanes (generated files up to date, type-check and the layers' import rules; lint and format).
-# Each check uses one core and ends within the first minutes, while vitest's two workers fill both cores
-# to the end (a PostgreSQL pass of its own, beside the checks, left a core idle at the end of each pass).
+# in two lanes (lint and format from the start; generated files up to date, type-check and the layers'
+# import rules once the native SQLite binding is there, built here when the install left it unbuilt, as
+# .ci/run does). Each check uses one core and ends within the first minutes, while vitest's two workers
+# fill both cores to the end (a PostgreSQL pass of its own, beside the checks, left a core idle at the
+# end of each pass).
 # Ends with the time table (scripts/test-timing/summary.mjs): each step's wall time, the tests per pass and
 # project, the 15 slowest test files, and a warning for a test file over 3 minutes.
-# A failing build stops the run at once; a failing check or test fails it once the tests are done (each
-# lane's output is printed then). The time table is printed all the same.
+# A failing build or native build stops the run at once; a failing check or test fails it once the tests
+# are done (each lane's output is printed then). The time table is printed all the same.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .tmp
@@ -49,16 +51,30 @@ checks_b() {
   step "lint" npx eslint . &&
     step "format" bash -c 'npx prettier --check . > /dev/null && echo "formatting ok"'
 }
-checks_a >.tmp/checks-a.log 2>&1 &
-lane_a=$!
-# The console served to the browser tests and the server bundle, before the tests start.
-step "build (console served to the browser tests, server bundle)" npx tsx scripts/build.ts || {
-  kill $lane_a 2>/dev/null
-  cat .tmp/checks-a.log
-  exit 1
-}
 checks_b >.tmp/checks-b.log 2>&1 &
 lane_b=$!
+# The native SQLite binding, when the install left it unbuilt (.ci/run installs with --ignore-scripts so
+# that its minute of compiling runs here, beside the checks, instead of alone before them): the API
+# tests, codegen and the server need it; the build, lint and format do not.
+lane_n=""
+if ! node -e "new (require('better-sqlite3'))(':memory:').close()" 2>/dev/null; then
+  step "native SQLite binding (npm rebuild better-sqlite3)" npm rebuild better-sqlite3 >.tmp/native.log 2>&1 &
+  lane_n=$!
+fi
+# The console served to the browser tests and the server bundle, before the tests start.
+step "build (console served to the browser tests, server bundle)" npx tsx scripts/build.ts || {
+  kill $lane_b $lane_n 2>/dev/null
+  exit 1
+}
+if [ -n "$lane_n" ]; then
+  wait $lane_n || {
+    cat .tmp/native.log
+    kill $lane_b 2>/dev/null
+    exit 1
+  }
+fi
+checks_a >.tmp/checks-a.log 2>&1 &
+lane_a=$!
 
 export PREBUILT_CONSOLE_DIR="$(realpath dist)"
 export PREBUILT_SERVER_ENTRY="$(realpath server/dist)/server.mjs"
