@@ -29,6 +29,7 @@ import { ensureBuilt } from '../scripts/build';
 import { freePort } from '../tests/support/serverProcess';
 import { createScratchDatabase } from '../tests/support/pgAdmin';
 import { adminToken, benchServerEnv, runIfMain } from './benchServer';
+import { isPostgresUrl } from '../server/db/connect';
 
 const SECONDS = Number(process.env.BENCH_CONFLICT_SECONDS || 30);
 const CLIENTS = 20;
@@ -186,7 +187,7 @@ export async function main(): Promise<void> {
   await ensureBuilt({ serverOnly: true });
   const rows = await runOne('SQLite');
   const admin = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (admin && /^postgres(ql)?:\/\//.test(admin)) {
+  if (isPostgresUrl(admin)) {
     const scratch = await createScratchDatabase(admin, 'baas_conflicts');
     try {
       rows.push(...(await runOne('PostgreSQL', scratch.url)));

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect } from '../server/db/connect';
+import { connect, isPostgresUrl } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
 import { createScratchDatabase } from '../tests/support/pgAdmin';
@@ -81,7 +81,7 @@ export async function main(): Promise<void> {
   try {
     runs.push(await runOne('SQLite', { dataDir: join(tmp, 'sqlite') }));
     const admin = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-    if (admin && /^postgres(ql)?:\/\//.test(admin)) {
+    if (isPostgresUrl(admin)) {
       const scratch = await createScratchDatabase(admin, 'baas_evolution');
       try {
         runs.push(await runOne('PostgreSQL', { dataDir: join(tmp, 'pg'), databaseUrl: scratch.url }));

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type RequestSpec } from 'autocannon';
-import { connect } from '../server/db/connect';
+import { connect, isPostgresUrl } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
 import { SEED_FILES } from '../server/import/seed';
@@ -106,7 +106,7 @@ async function puts(urls: string[], token: string, ids: number[], concurrency: n
 /** Runs the comparison and prints the table. `ctx.tmpDir` (from bench/run.ts) holds the scratch data. */
 export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
+  if (!isPostgresUrl(adminUrl)) {
     console.log(
       'skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL role allowed to create databases, e.g. BENCH_DATABASE_URL=$(bash scripts/postgres-test-db.sh --durable)',
     );

@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import { formatAddCheckpoint } from '../common/ledger/witness';
 import { fromHex, toHex } from '../common/ledger/hex';
 import { checkRecord, checkTree, storedHashIndex } from '../common/ledger/tlog';
-import { connect } from '../server/db/connect';
+import { connect, isPostgresUrl } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { describeKey, signNote } from '../server/ledger/checkpoints';
 import { formatCheckpoint } from '../common/ledger/note';
@@ -42,7 +42,7 @@ function stats(xs: number[]): { p50: number; p99: number } {
 export async function runTlog(scratch: string, out: (s: string) => void): Promise<void> {
   await runTlogOn(scratch, out, 'SQLite', Number(process.env.BENCH_TLOG_ENTRIES || 1_000_000));
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return;
+  if (!isPostgresUrl(admin)) return;
   const pgDb = await createScratchDatabase(admin, 'baas_bench_tlog');
   try {
     await runTlogOn(

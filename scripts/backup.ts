@@ -12,6 +12,7 @@ import { loadConfig } from '../server/config';
 import { KEY_FILE_NAME } from '../server/ledger/keyDir';
 import { backup } from '../server/ops/backup';
 import { postgresOrigins } from '../server/ops/signedState';
+import { isPostgresUrl } from '../server/db/connect';
 
 const target = process.argv[2];
 if (!target || process.argv.length > 3) {
@@ -22,7 +23,7 @@ if (!target || process.argv.length > 3) {
 }
 try {
   const config = loadConfig();
-  const postgres = !!config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl);
+  const postgres = isPostgresUrl(config.databaseUrl);
   const manifest = await backup(config.dataDir, resolve(target), postgres ? 'postgresql' : 'sqlite', {
     keyDir: config.ledgerKeyDir,
     databaseOrigins: postgres ? await postgresOrigins(config.databaseUrl!) : undefined,

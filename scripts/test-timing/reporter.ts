@@ -1,8 +1,8 @@
 /**
  * A vitest reporter that writes one JSON line per test file to the file named by `TEST_TIMING_FILE`
  * (appended, so that several vitest runs share it): the pass (`postgres` for the projects vitest.config.ts
- * names `pg-…`, the second API pass, else `TEST_TIMING_PASS`, e.g. `sqlite`), the project (without `pg-`), the file relative to the repository root, its time (ms: the
- * environment's set-up, the import of the file and what it imports, the set-up files, its tests and hooks),
+ * names `pg-…`, the second API pass, else `TEST_TIMING_PASS`, e.g. `sqlite`), the project (without
+ * `pg-`), the file relative to the repository root, its time (ms: the environment's set-up, the import of the file and what it imports, the set-up files, its tests and hooks),
  * the part of it spent in tests and hooks (ms), and its tests by state. `scripts/test-timing/summary.mjs` turns the lines into the
  * table printed at the end of `npm run test:all`. Does nothing without `TEST_TIMING_FILE`.
  */

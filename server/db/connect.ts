@@ -206,8 +206,16 @@ export function isStalePlan(e: unknown): boolean {
   );
 }
 
+/**
+ * Whether `url` names a PostgreSQL database: a `postgres://` or `postgresql://` URI (libpq's two schemes);
+ * false for nothing, a SQLite file or any other text.
+ */
+export function isPostgresUrl(url: string | null | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
 export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {
-  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+  if (isPostgresUrl(opts.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax || defaultPoolMax() });
     // An idle client's error (server restart, connection terminated) must not crash the process; the
     // pool drops that client and the next query opens a new one (node-postgres docs, "Pool: error").

@@ -36,7 +36,7 @@ import { nodeHash, sha256Buffer } from './merkle';
 import { storedTx, txCanonicalJson } from './tx';
 
 const HEX = HASH_SIZE * 2;
-/** Indexes per statement of `readHashes` without the SQLite handle (two parameters each). */
+/** Indexes per statement of `readHashes` without the SQLite handle (one parameter each). */
 const READ_CHUNK = 500;
 
 /** A tree of the log: size in entries and root hash (hex). */
@@ -204,8 +204,8 @@ export class TreeStore {
   /**
    * The `ledger_tree` rows holding the stored hashes `indexes` (PostgreSQL, see `readHashes`), by
    * `hashStart`. Indexes close together (a tile: its span under 4 hashes per index asked) take every row
-   * from the one holding the first to the last, a range on the `ledger_tree_hash_start` index; scattered ones
-   * (a proof's path) take each index's row, found by `max("hashStart")` per index.
+   * from the one holding the first to the last, a range on the `ledger_tree_hash_start` index; scattered
+   * ones (a proof's path) take each index's row, found by `max("hashStart")` per index.
    */
   private treeRowsFor(channelId: number, indexes: number[], db: Kysely<any>) {
     const lo = Math.min(...indexes);

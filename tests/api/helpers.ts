@@ -12,6 +12,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import { runPgStatement } from '../support/pgAdmin';
+import { isPostgresUrl } from '../../server/db/connect';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 export const USER_PASSWORD = 'user-test-password';
@@ -38,7 +39,7 @@ export interface TestApp {
  */
 async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return undefined;
+  if (!isPostgresUrl(admin)) return undefined;
   const name = `baas_test_${randomBytes(6).toString('hex')}`;
   const run = (text: string) => runPgStatement(admin, text);
   await run(`CREATE DATABASE ${name}`);

@@ -22,7 +22,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
-import { connect } from '../../server/db/connect';
+import { connect, isPostgresUrl } from '../../server/db/connect';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { SIGNED_STATE_FILE } from '../../server/ledger/checkpoints';
@@ -41,7 +41,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
   rmSync(root, { recursive: true, force: true });
 });
-const PG = process.env.TEST_DATABASE_URL && /^postgres(ql)?:\/\//.test(process.env.TEST_DATABASE_URL);
+const PG = isPostgresUrl(process.env.TEST_DATABASE_URL);
 
 /** One deployment: a data directory, a key directory apart from it, and (PostgreSQL) a database. */
 async function deployment(name: string) {

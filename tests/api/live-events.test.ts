@@ -19,8 +19,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { addAuthor, createTestApp, type TestApp } from './helpers';
+import { isPostgresUrl } from '../../server/db/connect';
 
-const onPg = /^postgres(ql)?:\/\//.test(process.env.TEST_DATABASE_URL ?? '');
+const onPg = isPostgresUrl(process.env.TEST_DATABASE_URL);
 const DB = onPg ? 'postgres' : 'sqlite';
 
 interface LiveEvent {

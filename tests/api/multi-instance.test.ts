@@ -19,11 +19,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ORDERER_LOCK_KEY } from '../../server/ledger/orderer';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { httpApi as api } from '../support/httpApi';
+import { isPostgresUrl } from '../../server/db/connect';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 /** The instances' shared checkpoint signing key (a base64 Ed25519 seed, LEDGER_SIGNING_KEY). */
 const signingKey = randomBytes(32).toString('base64');
-const onPg = Boolean(ADMIN_URL && /^postgres(ql)?:\/\//.test(ADMIN_URL));
+const onPg = isPostgresUrl(ADMIN_URL);
 const PASSWORD = 'multi-instance-password';
 const CALLS = 1000;
 

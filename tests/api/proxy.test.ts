@@ -19,9 +19,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPgStatement } from '../support/pgAdmin';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
+import { isPostgresUrl } from '../../server/db/connect';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
-const onPg = Boolean(ADMIN_URL && /^postgres(ql)?:\/\//.test(ADMIN_URL));
+const onPg = isPostgresUrl(ADMIN_URL);
 const hasNginx = existsSync('/usr/sbin/nginx');
 const PASSWORD = 'proxy-test-password';
 const dbName = `baas_proxy_${randomBytes(6).toString('hex')}`;

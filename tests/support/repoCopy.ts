@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 
 import { dirname, join } from 'node:path';
 import { createScratchDatabase } from './pgAdmin';
 import { ROOT } from './serverProcess';
+import { isPostgresUrl } from '../../server/db/connect';
 
 /** Copies the tracked and untracked, not ignored, files of this repository to `dest` and links its node_modules. */
 export function copyRepository(dest: string): void {
@@ -51,7 +52,7 @@ export function copyWithSchemas(dest: string, schemas: { from: string; to: strin
 export async function scratchPostgres(
   admin = process.env.TEST_DATABASE_URL,
 ): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return undefined;
+  if (!isPostgresUrl(admin)) return undefined;
   return createScratchDatabase(admin, 'baas_copy');
 }
 

@@ -16,7 +16,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connect } from '../../../server/db/connect';
+import { connect, isPostgresUrl } from '../../../server/db/connect';
 import { planMigrations, type MigrationPlan } from '../../../server/db/migrator';
 import { migrations } from '../../../server/db/migrations/index';
 import { migrationSource } from './emit';
@@ -57,7 +57,7 @@ export async function runPlan(
   planned: { name: string; steps: Step[] },
 ): Promise<number> {
   const target = optionOf(argv, '--database') ?? process.env.DATABASE_URL;
-  const isPg = !!target && /^postgres(ql)?:\/\//.test(target);
+  const isPg = isPostgresUrl(target);
   const { db, dialect } = connect({
     dataDir: process.env.DATA_DIR ?? join(root, 'data'),
     ...(isPg ? { databaseUrl: target } : target ? { sqliteFile: target } : {}),

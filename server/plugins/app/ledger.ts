@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { applyLifecycle } from '../../ledger/chaincode';
 import { createEmbeddedLedger } from '../../ledger/embedded';
 import { PgOrdererElection } from '../../ledger/orderer';
+import { isPostgresUrl } from '../../db/connect';
 import { join } from 'node:path';
 import { CheckpointSigner, loadSigningKey, SIGNED_STATE_FILE } from '../../ledger/checkpoints';
 import { ed25519PrivateKey } from '../../ledger/ed25519Key';
@@ -52,12 +53,11 @@ export default fp(
       batchSize: app.config.ledgerBatchSize,
       batchTimeoutMs: app.config.ledgerBatchTimeoutMs,
       logError: (err, msg) => app.log.error({ err }, msg),
-      election:
-        app.config.databaseUrl && /^postgres(ql)?:\/\//.test(app.config.databaseUrl)
-          ? new PgOrdererElection(app.config.databaseUrl, {
-              log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.info(msg)),
-            })
-          : undefined,
+      election: isPostgresUrl(app.config.databaseUrl)
+        ? new PgOrdererElection(app.config.databaseUrl, {
+            log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.info(msg)),
+          })
+        : undefined,
     });
     const signer = new CheckpointSigner(app.db, key, ledger.writes.tree, {
       prefix,

@@ -23,10 +23,11 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import pkg from '../../../package.json' with { type: 'json' };
 import { ok } from '../../plugins/app/envelope';
+import { isPostgresUrl } from '../../db/connect';
 
 export default async function chainsRoutes(app: FastifyInstance) {
   const db = app.db as unknown as Kysely<any>;
-  const postgres = !!app.config.databaseUrl && /^postgres(ql)?:\/\//.test(app.config.databaseUrl);
+  const postgres = isPostgresUrl(app.config.databaseUrl);
 
   app.get(
     '/chains',
