@@ -12,7 +12,7 @@
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useLocation, useNavigate } from 'react-router';
-import { Box, CircularProgress, CssBaseline, GlobalStyles } from '@mui/material';
+import { Box, CircularProgress, CssBaseline, GlobalStyles, useMediaQuery } from '@mui/material';
 import { ThemeProvider } from '@mui/material/styles';
 import { Error as RaError, useGetOne, useTranslate } from 'react-admin';
 import { generatedResources } from '../generated/resources';
@@ -32,6 +32,7 @@ import { rememberedAccount, setPreferencesAccount, setSidebarOpened } from '../s
 import { addErrorLog } from '../shell/errorLog';
 import { ShellContext, usePreferences, useShellSession, type ShellState } from './ShellContext';
 import { createShellTheme, SHELL } from './theme';
+import { REDUCED_MOTION_QUERY } from './motion';
 import { Sidebar } from './Sidebar';
 import { Navbar } from './Navbar';
 import { TagsView } from './TagsView';
@@ -73,9 +74,11 @@ function isMobileWidth(): boolean {
 /** The react-admin Layout; see the module docstring. */
 export function ShellLayout({ children }: { children?: ReactNode }) {
   const prefs = usePreferences();
+  // The system's "reduce motion" setting, followed live (src/layout/motion.ts).
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
   const theme = useMemo(
-    () => createShellTheme({ color: prefs.settings.theme, size: prefs.size }),
-    [prefs.settings.theme, prefs.size],
+    () => createShellTheme({ color: prefs.settings.theme, size: prefs.size, reducedMotion }),
+    [prefs.settings.theme, prefs.size, reducedMotion],
   );
   return (
     <ThemeProvider theme={theme}>

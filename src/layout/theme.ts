@@ -2,10 +2,13 @@
  * The shell's MUI theme factory: react-admin's default theme with the chosen theme colour as primary
  * and a density for the global size. Sizes (element-ui's `default | medium | small | mini`) map to
  * font size, spacing unit and MUI's component `size`/`dense` props, so the whole UI changes density.
+ * With the system setting "reduce motion" (`prefers-reduced-motion: reduce`, WCAG 2.1 SC 2.3.3), the
+ * console does not animate: ./motion.ts `stillMotion`.
  */
 import { createTheme, type Theme } from '@mui/material/styles';
 import { defaultTheme } from 'react-admin';
 import type { Size } from '../shell/preferences';
+import { prefersReducedMotion, stillMotion } from './motion';
 
 /** Layout measures of the element-admin shell, in px. */
 export const SHELL = {
@@ -30,9 +33,13 @@ const DENSITY: Record<
   mini: { fontSize: 12, spacing: 4, control: 'small', dense: true },
 };
 
-/** Builds the console's theme for a theme colour (`#RRGGBB`) and a global size. */
-export function createShellTheme(options: { color: string; size: Size }): Theme {
+/**
+ * Builds the console's theme for a theme colour (`#RRGGBB`) and a global size; `reducedMotion` (default:
+ * the browser's {@link prefersReducedMotion}) adds {@link stillMotion}.
+ */
+export function createShellTheme(options: { color: string; size: Size; reducedMotion?: boolean }): Theme {
   const d = DENSITY[options.size];
+  const still = (options.reducedMotion ?? prefersReducedMotion()) ? stillMotion() : undefined;
   const sized = { defaultProps: { size: d.control } };
   return createTheme({
     ...defaultTheme,
@@ -63,6 +70,8 @@ export function createShellTheme(options: { color: string; size: Size }): Theme 
       MuiList: { defaultProps: { dense: d.dense } },
       MuiMenuItem: { defaultProps: { dense: d.dense } },
       MuiToolbar: { defaultProps: { variant: d.dense ? 'dense' : 'regular' } },
+      ...still?.components,
     },
+    ...(still ? { transitions: still.transitions } : {}),
   });
 }

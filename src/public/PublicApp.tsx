@@ -52,6 +52,7 @@ import { downloadEvidence, useWitnessCheck, type WitnessCheck } from './witnessC
 import { pt, type PublicKey, type PublicLocale } from './i18n';
 
 import { publicRoute, verifyUrl, type PublicRoute } from './route';
+import { prefersReducedMotion, stillMotion } from '../layout/motion';
 
 export { publicRoute, verifyUrl, type PublicRoute };
 
@@ -84,7 +85,11 @@ function useVerifiedRecord(kind: 'author' | 'artwork', id: number): Load {
   return state;
 }
 
-const theme = createTheme({ palette: { primary: { main: '#1f4e79' } } });
+/** The page's theme; still when the system asks for reduced motion (src/layout/motion.ts). */
+const theme = createTheme({
+  palette: { primary: { main: '#1f4e79' } },
+  ...(prefersReducedMotion() ? stillMotion() : {}),
+});
 
 export default function PublicApp({ route }: { route: PublicRoute }) {
   const [locale, setLocale] = useState<PublicLocale>(currentLocale());

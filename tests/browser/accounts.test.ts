@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotDir } from './helpers/screenshots';
 import { notKept, shownLocator } from './helpers/shownView';
-import { startEnv, type TestEnv } from './helpers/env';
+import { startEnv, STILL, type TestEnv } from './helpers/env';
 import { AccountsPage } from './pages/AccountsPage';
 import { LoginPage } from './pages/LoginPage';
 import { PasswordPage } from './pages/PasswordPage';
@@ -70,6 +70,7 @@ describe.each(['en', 'zh'] as const)('accounts console (browser, %s)', (lang) =>
 
   it('the new account logs in and changes its password from Set → Password', async () => {
     const context = await env.browser.newContext({
+      ...STILL,
       viewport: { width: 1440, height: 900 },
       locale: lang === 'zh' ? 'zh-CN' : 'en-US',
     });
@@ -92,7 +93,7 @@ describe.each(['en', 'zh'] as const)('accounts console (browser, %s)', (lang) =>
       await context.close();
     }
     // A fresh browser logs in with the new password.
-    const again = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const again = await env.browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 } });
     try {
       const page2 = await again.newPage();
       const login = new LoginPage(page2, env.baseUrl);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startEnv, type TestEnv } from './helpers/env';
+import { startEnv, STILL, type TestEnv } from './helpers/env';
 import { ConsolePage } from './pages/ConsolePage';
 import { LoginPage } from './pages/LoginPage';
 
@@ -23,7 +23,11 @@ beforeAll(async () => {
   env = await startEnv();
   // The violation recorder is installed before the login page loads, so the console's one document
   // (a single-page app: login and the pages after it) records from the start; no reload is needed.
-  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const context = await env.browser.newContext({
+    ...STILL,
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
+  });
   await context.addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
   await context.addInitScript(() => {
     const w = window as unknown as { cspViolations: string[] };

@@ -24,7 +24,7 @@ import { copyRepository, runIn } from '../support/repoCopy';
 import { call, type ApiTarget } from '../support/schemaFuzzApi';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { EDITS } from '../support/tateEvolution';
-import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
+import { CHROMIUM, CHROMIUM_ARGS, STILL } from './helpers/env';
 import { screenshotDir } from './helpers/screenshots';
 import { EvolutionPage } from './pages/EvolutionPage';
 import { LoginPage } from './pages/LoginPage';
@@ -112,6 +112,7 @@ afterAll(async () => {
 /** A signed-in console in `lang` at 1440 px. */
 async function console_(lang: 'en' | 'zh'): Promise<EvolutionPage> {
   const context = await browser!.newContext({
+    ...STILL,
     viewport: { width: 1440, height: 900 },
     locale: lang === 'zh' ? 'zh-CN' : 'en-US',
     acceptDownloads: true,

@@ -17,7 +17,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsoleWithChunks, NOT_FOR_LOGIN, type ConsoleBuild } from '../support/consoleBuild';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess';
-import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
+import { CHROMIUM, CHROMIUM_ARGS, STILL } from './helpers/env';
 
 const PASSWORD = 'First-load-test-pass-1';
 /** The login page's budget: kB (1,024 bytes) of gzip over the JavaScript files it fetches. */
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 /** A fresh page in `lang` that records the paths of the JavaScript files it requests. */
 async function freshPage(lang: 'en' | 'zh'): Promise<{ page: Page; scripts: string[] }> {
-  const context = await browser.newContext({ locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+  const context = await browser.newContext({ ...STILL, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
   await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
   const page = await context.newPage();
   const scripts: string[] = [];

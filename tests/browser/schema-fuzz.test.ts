@@ -33,7 +33,7 @@ import { derefIn, recordArbitrary, withDefaults, writable } from '../support/rec
 import { CI_SAMPLE, sampleSchemas } from '../support/schemaArbitraries';
 import { call, checkResourceApi, touchedByWrites, type ApiTarget } from '../support/schemaFuzzApi';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
-import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
+import { CHROMIUM, CHROMIUM_ARGS, STILL } from './helpers/env';
 import { ConsolePage } from './pages/ConsolePage';
 import { LoginPage } from './pages/LoginPage';
 
@@ -137,7 +137,7 @@ beforeAll(async () => {
   pgUrl = postgresUrl();
   if (pgUrl) backends.postgres = await startBackend('postgres', consoleDir);
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  context = await browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
   await new LoginPage(page, backends.sqlite.server.url).open();
   await new LoginPage(page, backends.sqlite.server.url).login('admin', passwords.ADMIN_PASSWORD);

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sectionsOf } from '../../kernel/dialect/kinds';
 import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { screenshotDir } from './helpers/screenshots';
-import { ROOT } from './helpers/env';
+import { ROOT, STILL } from './helpers/env';
 import { sharedEnv } from './helpers/sharedEnv';
 import { LoginPage } from './pages/LoginPage';
 import { OperatorPage } from './pages/OperatorPage';
@@ -76,6 +76,7 @@ describe('screenshots of the operator walk (browser)', () => {
     const walk = async (lang: (typeof LANGS)[number], width: (typeof WIDTHS)[number]) => {
       const viewport = { width, height: width === 375 ? 812 : 900 };
       const context = await env.browser.newContext({
+        ...STILL,
         viewport,
         locale: lang === 'zh' ? 'zh-CN' : 'en-US',
       });
@@ -130,7 +131,7 @@ describe('screenshots of the operator walk (browser)', () => {
         .join('\n')}</table>`;
     const htmlFile = join(WALK, 'contact-sheet.html');
     writeFileSync(htmlFile, html);
-    const sheetContext = await env.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const sheetContext = await env.browser.newContext({ ...STILL, viewport: { width: 1400, height: 900 } });
     const sheet = await sheetContext.newPage();
     await sheet.goto(pathToFileURL(htmlFile).href);
     await sheet.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));

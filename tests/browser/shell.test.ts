@@ -1,7 +1,8 @@
 /**
  * Browser tests of the element-admin shell, against the real server and a production build:
  * roles drive the menu and the 401 page; the tab strip; the language switch and the settings survive
- * a reload; a 375 px window closes the sidebar; a token revoked server-side opens the code-2 dialog.
+ * a reload; a 375 px window closes the sidebar; a token revoked server-side opens the code-2 dialog; the
+ * system's "reduce motion" setting stops the console's transitions and ripples (src/layout/motion.ts).
  * The last test writes the shell's screenshots (desktop and 375 px, zh and en, admin and user, several
  * tabs open) to .tmp/screenshots/ (docs/screenshots/ with `npm run screenshots`).
  */
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
-import { startEnv, type TestEnv } from './helpers/env';
+import { startEnv, STILL, type TestEnv } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
 import { ShellPage } from './pages/ShellPage';
 
@@ -35,7 +36,7 @@ async function session(who: 'admin' | 'user', lang: 'en' | 'zh' = 'en', width = 
 
 describe('shell', () => {
   it('sends a visitor without a token to the login page with the path, and back after login', async () => {
-    const context = await env.browser.newContext();
+    const context = await env.browser.newContext(STILL);
     const page = await context.newPage();
     const shell = new ShellPage(page, env.baseUrl);
     await shell.goto('/baas/fabric');
@@ -226,6 +227,29 @@ describe('shell', () => {
     await page.waitForURL((u) => u.hash.startsWith('#/login'));
     expect(shell.route()).toBe('/login?redirect=%2Findustry%2Fauthors');
     expect(await shell.token()).toBeUndefined();
+    await context.close();
+  });
+
+  it('does not move when the system asks for reduced motion, and animates when it does not', async () => {
+    // The tests' Chromium asks for reduced motion (helpers/env.ts CHROMIUM_ARGS): an ordinary session.
+    const still = await session('admin');
+    expect(await still.shell.asksForReducedMotion()).toBe(true);
+    expect(await still.shell.sidebarTransition()).toBe('0s');
+    expect(await still.shell.ripplesWhilePressed()).toBe(0);
+    await still.context.close();
+    // A browser with the default setting.
+    const context = await env.browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      reducedMotion: 'no-preference',
+    });
+    const page = await context.newPage();
+    await new LoginPage(page, env.baseUrl).open();
+    await new LoginPage(page, env.baseUrl).login('admin', env.passwords.admin);
+    const shell = new ShellPage(page, env.baseUrl);
+    await shell.waitSignedIn();
+    expect(await shell.asksForReducedMotion()).toBe(false);
+    expect(await shell.sidebarTransition()).toBe('0.28s, 0.28s');
+    expect(await shell.ripplesWhilePressed()).toBeGreaterThan(0);
     await context.close();
   });
 

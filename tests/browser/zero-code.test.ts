@@ -38,7 +38,7 @@ import {
   runInAsync,
 } from '../support/repoCopy';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
-import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
+import { CHROMIUM, CHROMIUM_ARGS, STILL } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
 import { notKept } from './helpers/shownView';
 import { ConsolePage } from './pages/ConsolePage';
@@ -272,6 +272,7 @@ describe('a resource from one schema file, with no hand-written code', () => {
   it('has a sidebar entry in English and Chinese, and list, create, show and edit screens', async () => {
     for (const lang of ['en', 'zh'] as const) {
       const context = await browser.newContext({
+        ...STILL,
         viewport: { width: 1440, height: 900 },
         locale: lang === 'zh' ? 'zh-CN' : 'en-US',
       });
@@ -352,7 +353,7 @@ describe('the pages of a resource with every type', () => {
     expect(full.code, JSON.stringify(full)).toBe(0);
     const id = full.data.id as number;
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 } });
     await context.addCookies([{ name: 'language', value: 'en', url: server.url }]);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -444,7 +445,7 @@ describe('the pages of a resource with every other keyword', () => {
       ),
     ).toEqual({ 'First treatment': 2, 'Second treatment': 2, 'Other object': 1 });
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 } });
     await context.addCookies([{ name: 'language', value: 'en', url: server.url }]);
     const page = await context.newPage();
     const errors: string[] = [];

@@ -31,6 +31,13 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/**
+ * What every test's browser context asks for (spread into `browser.newContext`): reduced motion, so the
+ * console does not animate (src/layout/motion.ts) and no test waits on, or spends CPU drawing, a
+ * transition. Playwright's own default is `no-preference`; tests/browser/shell.test.ts checks both.
+ */
+export const STILL = { reducedMotion: 'reduce' } as const;
+
 export interface TestEnv {
   baseUrl: string;
   browser: Browser;
@@ -173,7 +180,11 @@ export async function startEnv(
   };
   const adminToken = () => tokenOf('admin');
   const newPage: TestEnv['newPage'] = async (lang = 'en', viewport = { width: 1440, height: 900 }) => {
-    const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+    const context = await browser.newContext({
+      ...STILL,
+      viewport,
+      locale: lang === 'zh' ? 'zh-CN' : 'en-US',
+    });
     await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
     return context.newPage();
   };

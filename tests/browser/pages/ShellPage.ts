@@ -83,6 +83,30 @@ export class ShellPage extends BasePage {
     return panel;
   }
 
+  /** The sidebar's computed CSS `transition-duration`: `0.28s, 0.28s` when it slides, `0s` when it does not. */
+  async sidebarTransition(): Promise<string> {
+    return this.sidebar().evaluate((e) => getComputedStyle(e).transitionDuration);
+  }
+
+  /** Whether the page's media query `prefers-reduced-motion: reduce` matches (the system's setting). */
+  async asksForReducedMotion(): Promise<boolean> {
+    return this.page.evaluate(() => window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+  }
+
+  /** How many ripples the navbar's hamburger button shows while the pointer is held down on it. */
+  async ripplesWhilePressed(): Promise<number> {
+    const button = this.page.getByTestId('hamburger');
+    await button.hover();
+    await this.page.mouse.down();
+    try {
+      // a ripple is added on the press's next frame
+      await this.page.waitForTimeout(100);
+      return await button.locator('.MuiTouchRipple-ripple').count();
+    } finally {
+      await this.page.mouse.up();
+    }
+  }
+
   /** The `<html>`-level shell wrapper, carrying `data-device` and `data-sidebar`. */
   wrapper(): Locator {
     return this.page.locator('.app-wrapper');
