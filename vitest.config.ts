@@ -68,7 +68,14 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL;
  * workers' environment extended with `env` (the PostgreSQL pass's `TEST_DATABASE_URL`).
  */
 function apiProjects(prefix: string, env: Record<string, string> = {}): TestProjectInlineConfiguration[] {
-  const common = { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000, env } as const;
+  // globalSetup: the run's migrated, empty database that every test app copies (tests/api/templateDb.ts).
+  const common = {
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    env,
+    globalSetup: 'tests/api/templateDb.ts',
+  } as const;
   return [
     {
       test: {

@@ -3,16 +3,17 @@
  * the two seeded accounts with known passwords, and signed-in tokens.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import { runPgStatement } from '../support/pgAdmin';
 import { isPostgresUrl } from '../../server/db/connect';
+import { databaseUrl, type ApiTemplates } from './templateDb';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 export const USER_PASSWORD = 'user-test-password';
@@ -34,17 +35,30 @@ export interface TestApp {
 }
 
 /**
+ * The run's migrated, empty databases (./templateDb.ts, the API projects' global set-up), or undefined
+ * where no set-up provided them (a file run by another project's configuration).
+ */
+function templates(): ApiTemplates | undefined {
+  try {
+    return inject('apiTemplates');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * When `TEST_DATABASE_URL` is a PostgreSQL URL (a role allowed to create databases), every test app gets
- * a new database there, dropped on close; otherwise a SQLite file in a temp DATA_DIR.
+ * a new database there, dropped on close: a copy of the run's migrated template (./templateDb.ts) when
+ * there is one, else an empty one; otherwise a SQLite file in a temp DATA_DIR.
  */
 async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const admin = process.env.TEST_DATABASE_URL;
   if (!isPostgresUrl(admin)) return undefined;
   const name = `baas_test_${randomBytes(6).toString('hex')}`;
   const run = (text: string) => runPgStatement(admin, text);
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  const template = templates()?.postgres;
+  await run(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  const url = databaseUrl(admin, name);
   // FORCE ends the database's sessions, but not an autovacuum worker that happens to be vacuuming it (a
   // superuser process the test role may not signal: SQLSTATE 42501); it finishes within moments, so retry.
   const drop = async () => {
@@ -57,10 +71,13 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
       }
     }
   };
-  return { url: url.toString(), drop };
+  return { url, drop };
 }
 
-/** Builds an app on a new temp DATA_DIR (and PostgreSQL database, see above), creates the accounts and logs both in. */
+/**
+ * Builds an app on a new temp DATA_DIR (and PostgreSQL database, see above; either a copy of the run's
+ * migrated template), creates the accounts and logs both in.
+ */
 export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'baas-api-'));
   const pgDb = await createPgDatabase();
@@ -74,6 +91,15 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     ...(pgDb ? { databaseUrl: pgDb.url } : {}),
     ...overrides,
   };
+  // SQLite in this app's own DATA_DIR: the run's migrated file (./templateDb.ts), as PostgreSQL above.
+  const sqliteTemplate = templates()?.sqlite;
+  if (
+    sqliteTemplate &&
+    !isPostgresUrl(config.databaseUrl) &&
+    !config.sqliteFile &&
+    config.dataDir === dataDir
+  )
+    copyFileSync(sqliteTemplate, join(dataDir, 'baas.sqlite'));
   const app = await buildApp(config);
   await app.ready();
   await ensureAccounts(app.db, { admin: ADMIN_PASSWORD, user: USER_PASSWORD }, () => {});
