@@ -19,7 +19,10 @@ import { open, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+
+/** exceljs, loaded at the first XLSX file read (not at every start of a process that may read one). */
+const loadExcel = async () => (await import('exceljs')).default;
 import type { FieldError } from '../../common/envelope';
 import { readRows } from './readRows';
 import { byteOrderMark, decodeText, type Detected } from './textEncoding';
@@ -160,7 +163,7 @@ function rowCells(row: ExcelJS.Row, headers: string[]): Record<string, unknown> 
  * the fallback of {@link openXlsx} when the streaming reader fails on a good file.
  */
 async function openXlsxWhole(file: string): Promise<OpenTable> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   await wb.xlsx.readFile(file);
   const ws = wb.worksheets[0];
   const headers: string[] = [];
@@ -182,7 +185,7 @@ async function openXlsxWhole(file: string): Promise<OpenTable> {
 
 /** The rows of the first sheet of an XLSX file (see the module doc). */
 async function openXlsx(file: string): Promise<OpenTable> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+  const reader = new (await loadExcel()).stream.xlsx.WorkbookReader(file, {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',

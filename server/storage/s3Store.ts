@@ -4,14 +4,7 @@
  * (AWS S3, MinIO, Ceph RGW, ...) works. Objects are named `<S3_PREFIX><key>` and still served by the
  * instances at `/uploads/<key>` (the bucket need not be public). Configuration: storeConfig.ts.
  */
-import {
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import {
   checkedKey,
   cleanPrefix,
@@ -36,16 +29,25 @@ function notFound(err: unknown): boolean {
   return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
 }
 
+/** The AWS SDK's S3 module. */
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<S3Sdk> | undefined;
+/** The SDK, loaded at the first use of a bucket, not at every server start (a tenth of a second of CPU). */
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
 /** The BlobStore of an S3 bucket (see the module doc). Errors of S3 other than 404 are rethrown. */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
-  readonly client: S3Client;
+  private connection?: Promise<{ s3: S3Sdk; client: S3Client }>;
 
   constructor(
     private readonly opts: S3StoreOptions,
     private readonly urlPrefix = '/uploads/',
-  ) {
-    this.client = new S3Client(opts.client);
+  ) {}
+
+  /** The SDK and this bucket's client, made at the first call. */
+  private connect(): Promise<{ s3: S3Sdk; client: S3Client }> {
+    return (this.connection ??= loadSdk().then((s3) => ({ s3, client: new s3.S3Client(this.opts.client) })));
   }
 
   private name(key: string): string {
@@ -53,8 +55,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<{ url: string }> {
-    await this.client.send(
-      new PutObjectCommand({
+    const { s3, client } = await this.connect();
+    await client.send(
+      new s3.PutObjectCommand({
         Bucket: this.opts.bucket,
         Key: this.name(key),
         Body: bytes,
@@ -65,10 +68,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async get(key: string): Promise<StoredBlob | undefined> {
+    const { s3, client } = await this.connect();
     try {
-      const r = await this.client.send(
-        new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.name(key) }),
-      );
+      const r = await client.send(new s3.GetObjectCommand({ Bucket: this.opts.bucket, Key: this.name(key) }));
       const bytes = Buffer.from(await r.Body!.transformToByteArray());
       return { bytes, contentType: r.ContentType ?? 'application/octet-stream' };
     } catch (err) {
@@ -78,9 +80,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   async size(key: string): Promise<number | undefined> {
+    const { s3, client } = await this.connect();
     try {
-      const r = await this.client.send(
-        new HeadObjectCommand({ Bucket: this.opts.bucket, Key: this.name(key) }),
+      const r = await client.send(
+        new s3.HeadObjectCommand({ Bucket: this.opts.bucket, Key: this.name(key) }),
       );
       return r.ContentLength ?? 0;
     } catch (err) {
@@ -94,9 +97,10 @@ export class S3BlobStore implements BlobStore {
     const start = `${this.opts.prefix}${clean ? `${clean}/` : ''}`;
     const out: BlobEntry[] = [];
     let token: string | undefined;
+    const { s3, client } = await this.connect();
     do {
-      const r = await this.client.send(
-        new ListObjectsV2Command({
+      const r = await client.send(
+        new s3.ListObjectsV2Command({
           Bucket: this.opts.bucket,
           Prefix: start,
           Delimiter: '/',
