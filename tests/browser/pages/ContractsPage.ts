@@ -11,13 +11,16 @@ export class ContractsPage extends ScreenPage {
   /**
    * Clicks the sidebar entry `path` of group `group`, opening the group first unless it is open already
    * (`aria-expanded`): the sidebar opens the group of the current page by itself, and a click on an open
-   * group closes it.
+   * group closes it. When the current page is in `group`, the sidebar may open it a moment after the URL
+   * changed (a loaded machine): the entry is given that moment before the header is clicked.
    */
   private async clickMenu(group: string, path: string): Promise<void> {
     const sidebar = this.page.getByTestId('sidebar');
     const entry = sidebar.locator(`[data-menu-path="${path}"]`);
     const header = sidebar.locator(`[data-menu-group="${group}"]`).first();
-    for (let i = 0; i < 3 && !(await entry.isVisible()); i++) {
+    const here = new URL(this.page.url()).hash.startsWith(`#${group}/`);
+    if (here) await entry.waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+    for (let i = 0; i < 5 && !(await entry.isVisible()); i++) {
       if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
       await entry.waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
     }
