@@ -4,16 +4,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Five projects: `unit` (pure modules, jsdom where a test asks for it), two files at a time, without
  * isolation (no unit file mocks a module; a worker importing the kernel once for all its files took the
- * project from 106 to 72 CPU-s); `api` (Fastify app.inject
- * against a temporary SQLite file or PostgreSQL database each), two files at a time (vitest's default on
- * a 2-core machine is one; most of an API file's time is spent waiting on the database or a child
- * process), without isolation: each worker imports the server once for all the files it runs, where an
- * isolated file spent seconds importing it again (each test app is still new: tests/api/helpers.ts);
- * `api-isolated` (the API files listed in API_ISOLATED, each in a worker of its own); `api-serial` (the API
- * files listed below, one at a time); `browser` (Playwright driving /usr/bin/chromium against a real
- * server on loopback, each file its own; long timeouts), two files at a time, without isolation (a worker
- * imports playwright-core once; each file still starts its own server and browser). unit, api, api-isolated and
- * browser share one group of two workers; the api-serial files run last, alone.
+ * project from 106 to 72 CPU-s); `api` (Fastify app.inject against a temporary SQLite file or PostgreSQL
+ * database each), two files at a time (vitest's default on a 2-core machine is one; most of an API file's
+ * time is spent waiting on the database or a child process), without isolation: each worker imports the
+ * server once for all the files it runs, where an isolated file spent seconds importing it again (each test
+ * app is still new: tests/api/helpers.ts); `api-isolated` (the API files listed in API_ISOLATED, each in a
+ * worker of its own); `api-serial` (the API files listed below, one at a time); `browser` (Playwright
+ * driving /usr/bin/chromium against a real server on loopback, each file its own; long timeouts), two files
+ * at a time, without isolation (a worker imports playwright-core once; each file still starts its own
+ * server and browser). unit, api, api-isolated and browser share one group of two workers; the api-serial
+ * files run last, alone.
  *
  * With `TEST_POSTGRES_URL` (a PostgreSQL role allowed to create databases, scripts/postgres-test-db.sh),
  * the three API projects run a second time on PostgreSQL in the same run: `pg-api`, `pg-api-isolated` and
