@@ -35,7 +35,7 @@ import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
 import { ourCalls } from './apiTable';
 import { adminToken, insertBenchAuthors, runIfMain } from './benchServer';
-import { runPgStatement as admin } from '../tests/support/pgAdmin';
+import { databaseUrl, runPgStatement as admin } from '../tests/support/pgAdmin';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'bench-multi-password';
@@ -116,9 +116,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   const connections = Number(process.env.BENCH_CONNECTIONS || 30);
   const nPuts = Number(process.env.BENCH_MULTI_PUTS || 6000);
   const name = `baas_bench_${randomBytes(5).toString('hex')}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dbUrl = url.toString();
+  const dbUrl = databaseUrl(adminUrl, name);
   const scratch = mkdtempSync(join(ctx.tmpDir ?? tmpdir(), 'multi-bench-'));
   const servers: ServerProcess[] = [];
   await admin(adminUrl, `CREATE DATABASE ${name}`);

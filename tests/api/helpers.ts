@@ -11,9 +11,9 @@ import { expect, inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
-import { runPgStatement } from '../support/pgAdmin';
+import { databaseUrl, runPgStatement } from '../support/pgAdmin';
 import { isPostgresUrl } from '../../server/db/connect';
-import { databaseUrl, type ApiTemplates } from './templateDb';
+import type { ApiTemplates } from './templateDb';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 export const USER_PASSWORD = 'user-test-password';

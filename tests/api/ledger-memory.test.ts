@@ -33,7 +33,7 @@ import { ed25519PrivateKey } from '../../server/ledger/ed25519Key';
 import { parseVkey } from '../../common/ledger/witness';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
 import { forgeRecordTx } from '../support/ledgerTamper';
-import { runPgStatement } from '../support/pgAdmin';
+import { databaseUrl, runPgStatement } from '../support/pgAdmin';
 
 const root = mkdtempSync(join(tmpdir(), 'baas-memory-'));
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -59,9 +59,7 @@ async function pgDatabase(template?: string): Promise<string> {
   const db = `baas_mem_${randomBytes(5).toString('hex')}`;
   await runPgStatement(admin, `CREATE DATABASE ${db}${template ? ` TEMPLATE ${template}` : ''}`);
   cleanups.push(() => runPgStatement(admin, `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`));
-  const url = new URL(admin);
-  url.pathname = `/${db}`;
-  return url.toString();
+  return databaseUrl(admin, db);
 }
 
 type Deployment = Awaited<ReturnType<typeof deployment>>;

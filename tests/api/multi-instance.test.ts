@@ -20,6 +20,7 @@ import { ORDERER_LOCK_KEY } from '../../server/ledger/orderer';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { httpApi as api } from '../support/httpApi';
 import { isPostgresUrl } from '../../server/db/connect';
+import { databaseUrl } from '../support/pgAdmin';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 /** The instances' shared checkpoint signing key (a base64 Ed25519 seed, LEDGER_SIGNING_KEY). */
@@ -33,9 +34,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'baas-multi-'));
 const servers: ServerProcess[] = [];
 
 function dbUrl(): string {
-  const url = new URL(ADMIN_URL!);
-  url.pathname = `/${dbName}`;
-  return url.toString();
+  return databaseUrl(ADMIN_URL!, dbName);
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []) {

@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runPgStatement } from '../support/pgAdmin';
+import { databaseUrl, runPgStatement } from '../support/pgAdmin';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { isPostgresUrl } from '../../server/db/connect';
 
@@ -31,9 +31,7 @@ const servers: ServerProcess[] = [];
 let nginx: ChildProcess | undefined;
 
 function dbUrl(): string {
-  const url = new URL(ADMIN_URL!);
-  url.pathname = `/${dbName}`;
-  return url.toString();
+  return databaseUrl(ADMIN_URL!, dbName);
 }
 
 afterAll(async () => {

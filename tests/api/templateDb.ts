@@ -9,14 +9,13 @@
  * themselves are still run from an empty database here, and tested by the migration and evolution tests.
  * Provided to the tests as `apiTemplates` (vitest `inject`); removed when the run ends.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connect, isPostgresUrl } from '../../server/db/connect';
 import { migrateToLatest } from '../../server/db/migrator';
-import { runPgStatement } from '../support/pgAdmin';
+import { createScratchDatabase } from '../support/pgAdmin';
 
 /** Where a test app's empty, migrated database comes from. */
 export interface ApiTemplates {
@@ -30,13 +29,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     apiTemplates: ApiTemplates;
   }
-}
-
-/** `admin` with its database replaced by `name`. */
-export function databaseUrl(admin: string, name: string): string {
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /** Migrates a new database (`opts` as server/db/connect.ts takes them) to the latest and closes it. */
@@ -55,16 +47,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await migrated({ dataDir: dir });
   const templates: ApiTemplates = { sqlite: join(dir, 'baas.sqlite') };
   const admin = project.config.env?.TEST_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (isPostgresUrl(admin)) {
-    const name = `baas_template_${randomBytes(6).toString('hex')}`;
-    await runPgStatement(admin, `CREATE DATABASE ${name}`);
-    await migrated({ dataDir: dir, databaseUrl: databaseUrl(admin, name) });
-    templates.postgres = name;
+  const scratch = isPostgresUrl(admin) ? await createScratchDatabase(admin, 'baas_template') : undefined;
+  if (scratch) {
+    await migrated({ dataDir: dir, databaseUrl: scratch.url });
+    templates.postgres = scratch.name;
   }
   project.provide('apiTemplates', templates);
   return async () => {
     rmSync(dir, { recursive: true, force: true });
-    if (templates.postgres && admin)
-      await runPgStatement(admin, `DROP DATABASE IF EXISTS ${templates.postgres} WITH (FORCE)`);
+    await scratch?.drop();
   };
 }

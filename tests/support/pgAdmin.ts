@@ -21,21 +21,27 @@ export async function runPgStatement(url: string, text: string): Promise<void> {
   }
 }
 
+/** `admin` (a PostgreSQL URL) with its database replaced by `name`. */
+export function databaseUrl(admin: string, name: string): string {
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /**
  * A new database `<prefix>_<12 hex digits>` on the PostgreSQL server of `admin` (a role allowed to create
- * databases): its URL, and `drop` removing it (FORCE: ending its sessions).
+ * databases): its name, its URL, and `drop` removing it (FORCE: ending its sessions).
  * @throws the driver's error when CREATE DATABASE fails
  */
 export async function createScratchDatabase(
   admin: string,
   prefix: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await runPgStatement(admin, `CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    name,
+    url: databaseUrl(admin, name),
     drop: () => runPgStatement(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
