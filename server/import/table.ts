@@ -20,12 +20,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
-
-/** exceljs, loaded at the first XLSX file read (not at every start of a process that may read one). */
-const loadExcel = async () => (await import('exceljs')).default;
 import type { FieldError } from '../../common/envelope';
 import { readRows } from './readRows';
 import { byteOrderMark, decodeText, type Detected } from './textEncoding';
+
+/** exceljs, loaded at the first XLSX file read (not at every start of a process that may read one). */
+const loadExcel = async () => (await import('exceljs')).default;
 
 export type TableFormat = 'csv' | 'xlsx' | 'json';
 

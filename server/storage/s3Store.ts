@@ -31,9 +31,8 @@ function notFound(err: unknown): boolean {
 
 /** The AWS SDK's S3 module. */
 type S3Sdk = typeof import('@aws-sdk/client-s3');
-let sdk: Promise<S3Sdk> | undefined;
 /** The SDK, loaded at the first use of a bucket, not at every server start (a tenth of a second of CPU). */
-const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+const loadSdk = (): Promise<S3Sdk> => import('@aws-sdk/client-s3');
 
 /** The BlobStore of an S3 bucket (see the module doc). Errors of S3 other than 404 are rethrown. */
 export class S3BlobStore implements BlobStore {
