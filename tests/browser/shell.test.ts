@@ -231,7 +231,7 @@ describe('shell', () => {
   });
 
   it('does not move when the system asks for reduced motion, and animates when it does not', async () => {
-    // The tests' Chromium asks for reduced motion (helpers/env.ts CHROMIUM_ARGS): an ordinary session.
+    // The tests' browser contexts ask for reduced motion (helpers/env.ts STILL): an ordinary session.
     const still = await session('admin');
     expect(await still.shell.asksForReducedMotion()).toBe(true);
     expect(await still.shell.sidebarTransition()).toBe('0s');
@@ -243,8 +243,9 @@ describe('shell', () => {
       reducedMotion: 'no-preference',
     });
     const page = await context.newPage();
-    await new LoginPage(page, env.baseUrl).open();
-    await new LoginPage(page, env.baseUrl).login('admin', env.passwords.admin);
+    const login = new LoginPage(page, env.baseUrl);
+    await login.open();
+    await login.login('admin', env.passwords.admin);
     const shell = new ShellPage(page, env.baseUrl);
     await shell.waitSignedIn();
     expect(await shell.asksForReducedMotion()).toBe(false);

@@ -5,6 +5,7 @@
  */
 import type { Locator } from 'playwright-core';
 import { BasePage } from './BasePage';
+import { REDUCED_MOTION_QUERY } from '../../../src/layout/motion';
 
 export class ShellPage extends BasePage {
   /** In-app navigation (no reload, so the tab strip keeps its tabs). */
@@ -90,7 +91,7 @@ export class ShellPage extends BasePage {
 
   /** Whether the page's media query `prefers-reduced-motion: reduce` matches (the system's setting). */
   async asksForReducedMotion(): Promise<boolean> {
-    return this.page.evaluate(() => window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+    return this.page.evaluate((query) => window.matchMedia(query).matches, REDUCED_MOTION_QUERY);
   }
 
   /** How many ripples the navbar's hamburger button shows while the pointer is held down on it. */
