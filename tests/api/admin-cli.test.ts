@@ -7,7 +7,6 @@
  * The command line itself (scripts/admin.ts) runs once: list-users prints the accounts.
  */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminError,
@@ -17,7 +16,7 @@ import {
   resetPassword,
   revokeSessions,
 } from '../../server/ops/admin';
-import { ROOT } from '../support/serverProcess';
+import { commandArgs } from '../support/serverProcess';
 import { createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -120,8 +119,7 @@ describe('npm run admin', () => {
       DATA_DIR: t.dataDir,
       ...(t.app.config.databaseUrl ? { DATABASE_URL: t.app.config.databaseUrl } : {}),
     };
-    const script = join(ROOT, 'scripts/admin.ts');
-    const out = execFileSync(process.execPath, ['--import', 'tsx', script, 'list-users'], {
+    const out = execFileSync(process.execPath, commandArgs('admin', ['list-users']), {
       env,
       encoding: 'utf8',
     });
@@ -131,7 +129,7 @@ describe('npm run admin', () => {
     let status = 0;
     let stderr = '';
     try {
-      execFileSync(process.execPath, ['--import', 'tsx', script, 'drop-everything'], { env, stdio: 'pipe' });
+      execFileSync(process.execPath, commandArgs('admin', ['drop-everything']), { env, stdio: 'pipe' });
     } catch (e) {
       status = (e as { status: number }).status;
       stderr = String((e as { stderr: Buffer }).stderr);

@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_CHANNEL } from '../../server/ledger/records';
 import type { SignedState } from '../../server/ops/signedState';
 import { createTestApp, type TestApp } from './helpers';
-import { ROOT } from '../support/serverProcess';
+import { commandArgs, ROOT, type BuiltCommand } from '../support/serverProcess';
 
 const run = promisify(execFile);
 const STATE = 'ledger-signed-checkpoints.json';
@@ -40,9 +40,9 @@ let origin: string;
 let signed: SignedState;
 
 /** Runs `scripts/<name>.ts` with `env` (DATA_DIR, LEDGER_KEY_DIR, ...); its exit status and output. */
-async function script(name: string, args: string[], env: Record<string, string>) {
+async function script(name: BuiltCommand, args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', `${name}.ts`), ...args], {
+    const r = await run(process.execPath, commandArgs(name, args), {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -24,7 +24,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
+import {
+  commandArgs,
+  ROOT,
+  startServerProcess,
+  type ServerProcess,
+  type BuiltCommand,
+} from '../support/serverProcess';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'baas-backup-test-'));
@@ -33,9 +39,9 @@ const PASSWORD = 'backup-test-password';
 let server: ServerProcess | undefined;
 
 /** Runs `scripts/<name>.ts` with DATA_DIR (LEDGER_KEY_DIR: the default `<DATA_DIR>-keys`); resolves with its exit status and output. */
-async function script(name: string, args: string[], data: string, env: Record<string, string> = {}) {
+async function script(name: BuiltCommand, args: string[], data: string, env: Record<string, string> = {}) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', `${name}.ts`), ...args], {
+    const r = await run(process.execPath, commandArgs(name, args), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: data, DATABASE_URL: '', LEDGER_KEY_DIR: '', ...env },
     });

@@ -29,7 +29,7 @@ import { auditRestorePostgres, restoreAuditRow } from '../../server/ops/restoreA
 import { postgresOrigins } from '../../server/ops/signedState';
 import { ensureAccounts } from '../../server/plugins/app/auth';
 import { STARTUP_STEPS } from '../../server/startup';
-import { ROOT } from '../support/serverProcess';
+import { commandArgs, ROOT } from '../support/serverProcess';
 import { digestOf } from '../../server/db/audit';
 import { ADMIN_CASES, BAD_ROWS, CLI_CASES, tateFiles } from './doorCli';
 import { chaincodeUpload, doorContext, HTTP_CASES, type HttpCase } from './doorCases';
@@ -428,31 +428,18 @@ describe(`one door: start-up steps and command-line tools (${DB})`, () => {
     const [imp, adm] = await Promise.all([
       run(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(ROOT, 'scripts/import.ts'),
+        commandArgs('import', [
           more.artworksFile,
           '--artists',
           more.artistsFile,
           '--report',
           join(dir, 'cli.jsonl'),
-        ],
+        ]),
         { env },
       ),
       run(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(ROOT, 'scripts/admin.ts'),
-          'create-user',
-          'door.x',
-          '--roles',
-          'user',
-          '--nmae',
-          'X',
-        ],
+        commandArgs('admin', ['create-user', 'door.x', '--roles', 'user', '--nmae', 'X']),
         { env },
       ).catch((e: { code: number; stderr: string }) => e),
     ]);
@@ -522,7 +509,7 @@ describe(`one door: start-up steps and command-line tools (${DB})`, () => {
     expect(manifest.origins!.length).toBeGreaterThan(0);
     const from = await lastAuditIn(fresh);
     const target = join(dir, 'restored-good');
-    const r = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/restore.ts'), backupDir], {
+    const r = await run(process.execPath, commandArgs('restore', [backupDir]), {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
+import { commandArgs, ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { httpApi } from '../support/httpApi';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'baas-crash-'));
@@ -129,7 +129,7 @@ describe('crash safety', () => {
 
     // Stop gracefully, then the command-line verifier agrees.
     await child.stop('SIGTERM');
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-verify.ts'], {
+    const cli = spawnSync(process.execPath, commandArgs('ledger-verify'), {
       cwd: ROOT,
       env: {
         ...process.env,

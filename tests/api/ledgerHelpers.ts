@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, expect } from 'vitest';
 import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
+import { commandArgs } from '../support/serverProcess';
 
 const run = promisify(execFile);
 
@@ -88,7 +89,7 @@ export async function ledgerVerifyScript(
 }
 
 /**
- * Runs `npm run ledger:verify` (scripts/ledger-verify.ts through tsx, with `args`) with the variables
+ * Runs `npm run ledger:verify` (its bundle or its sources: tests/support/serverProcess.ts `commandArgs`, with `args`) with the variables
  * `vars` over this process's environment. Resolves the exit code and the output (stdout then stderr).
  */
 export async function ledgerVerifyProcess(
@@ -97,7 +98,7 @@ export async function ledgerVerifyProcess(
 ): Promise<{ code: number; out: string }> {
   const env = { ...process.env, ...vars };
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts', ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, commandArgs('ledger-verify', args), { env });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

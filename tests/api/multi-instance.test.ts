@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ORDERER_LOCK_KEY } from '../../server/ledger/orderer';
-import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
+import { commandArgs, ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { httpApi as api } from '../support/httpApi';
 import { isPostgresUrl } from '../../server/db/connect';
 import { databaseUrl } from '../support/pgAdmin';
@@ -180,7 +180,7 @@ describe.skipIf(!onPg)('three instances on one PostgreSQL', () => {
     expect(verify.ok, verify.message).toBe(true);
 
     await Promise.all(survivors.map((s) => s.stop('SIGTERM')));
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-verify.ts'], {
+    const cli = spawnSync(process.execPath, commandArgs('ledger-verify'), {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: dbUrl(), LEDGER_SIGNING_KEY: signingKey },
       encoding: 'utf8',

@@ -30,7 +30,7 @@ import { ConfigError, exitOnConfigError, isConfigError } from '../../server/conf
 import { KEY_FILE, SIGNED_STATE_FILE } from '../../server/ledger/checkpoints';
 import { ed25519KeyFile } from '../../server/ledger/ed25519Key';
 import { KEY_FILE_NAME, STATE_FILE_NAME } from '../../server/ledger/keyDir';
-import { ROOT, startServerProcess } from '../support/serverProcess';
+import { commandArgs, ROOT, startServerProcess } from '../support/serverProcess';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'baas-startup-'));
@@ -39,7 +39,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Runs the server entry until it exits (it must refuse to start); its status and output. */
 async function refusedStart(env: Record<string, string>): Promise<{ status: number; out: string }> {
   try {
-    await run(process.execPath, ['--import', 'tsx', join(ROOT, 'server/server.ts')], {
+    await run(process.execPath, commandArgs('server'), {
       cwd: ROOT,
       timeout: 60_000,
       env: {

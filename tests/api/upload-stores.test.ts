@@ -21,7 +21,7 @@ import { migrateUploads } from '../../server/ops/uploadsMigrate';
 import { PgBlobStore } from '../../server/storage/pgStore';
 import type { AppConfig } from '../../server/config';
 import { createTestApp, multipart, type TestApp } from './helpers';
-import { freePort, ROOT } from '../support/serverProcess';
+import { commandArgs, freePort, ROOT } from '../support/serverProcess';
 
 const png = (size = 200) =>
   Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(size - 8)]);
@@ -187,21 +187,17 @@ describe('npm run uploads:migrate', () => {
     // Asynchronously: s3rver answers from this very process.
     const run = async () =>
       (
-        await promisify(execFile)(
-          process.execPath,
-          ['--import', 'tsx', 'scripts/uploads-migrate.ts', '--to', 's3'],
-          {
-            cwd: ROOT,
-            env: {
-              ...process.env,
-              ...s3Env,
-              S3_PREFIX: 'migrated/',
-              DATA_DIR: disk.dataDir,
-              DATABASE_URL: '',
-            },
-            encoding: 'utf8',
+        await promisify(execFile)(process.execPath, commandArgs('uploads-migrate', ['--to', 's3']), {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            ...s3Env,
+            S3_PREFIX: 'migrated/',
+            DATA_DIR: disk.dataDir,
+            DATABASE_URL: '',
           },
-        )
+          encoding: 'utf8',
+        })
       ).stdout;
     expect(await run()).toContain('copied 4, already there 0, ignored 0');
     expect(await run()).toContain('copied 0, already there 4, ignored 0');

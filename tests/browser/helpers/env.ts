@@ -98,15 +98,6 @@ export async function buildConsole(): Promise<string> {
   return (built = outDir);
 }
 
-/**
- * The server module the browser tests run: `PREBUILT_SERVER_ENTRY` (scripts/test-all.sh builds the bundle
- * once, from the same sources, before the tests), else undefined: `tsx server/server.ts` from the sources
- * (tests/support/serverProcess.ts), for a developer running one file after an edit.
- */
-export function serverEntry(): string | undefined {
-  return process.env.PREBUILT_SERVER_ENTRY || undefined;
-}
-
 /** The Tate data folder (TATE_DIR, default ../shared/data/tate from the repository root). */
 export const TATE_DIR = resolve(process.env.TATE_DIR || join(ROOT, '../shared/data/tate'));
 /** The full Tate files of TATE_DIR (artworks, artists). */
@@ -167,7 +158,6 @@ export async function startEnv(
   const passwords = { admin: 'Admin-pass-for-tests-1', user: 'User-pass-for-tests-1' };
   const server = await startServerProcess({
     dataDir,
-    entry: serverEntry(),
     env: {
       SEED: opts.seed === false ? '0' : '1',
       CONSOLE_DIR: consoleDir,
