@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { ROOT, startServerProcess } from '../../support/serverProcess';
+import { commandArgs, ROOT, startServerProcess } from '../../support/serverProcess';
 import { httpApi } from '../../support/httpApi';
 import { Codes } from '../../../common/envelope';
 import { LoginPage } from '../pages/LoginPage';
@@ -108,9 +108,9 @@ export const FULL_TATE_AVAILABLE =
 
 /**
  * Loads the FULL Tate collection (TATE_DIR's artists.json.gz and artworks.json.gz: 3,523 authors and
- * 51,840 artworks) into the SQLite file of `dataDir` with the command-line import (scripts/import.ts, the
- * same pipeline as the first-start seed), in a child process; the server then finds authors and does
- * not seed. About 20 s of CPU (minutes on a loaded machine). `TATE_FULL_SQLITE` names a `baas.sqlite` that
+ * 51,840 artworks) into the SQLite file of `dataDir` with the command-line import (`npm run import`,
+ * tests/support/serverProcess.ts `commandArgs`: the same pipeline as the first-start seed), in a child
+ * process; the server then finds authors and does not seed. About 20 s of CPU (minutes on a loaded machine). `TATE_FULL_SQLITE` names a `baas.sqlite` that
  * import made before, copied instead.
  * @throws `missing <file> (set TATE_DIR ...)`, or the import's output when it exits non-zero
  */
@@ -126,16 +126,7 @@ function importFullTate(dataDir: string): void {
     if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
   const run = spawnSync(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(ROOT, 'scripts/import.ts'),
-      files[0],
-      '--artists',
-      files[1],
-      '--report',
-      join(dataDir, 'import.jsonl'),
-    ],
+    commandArgs('import', [files[0], '--artists', files[1], '--report', join(dataDir, 'import.jsonl')]),
     { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
   );
   if (run.status !== 0)
