@@ -63,6 +63,14 @@ class LongFirstSequencer extends BaseSequencer {
   }
 }
 
+/**
+ * The API and browser tests' scrypt cost (server/plugins/app/password.ts `scryptCost`): 1024, where the
+ * default 16384 spent 39 ms of CPU on each of the suite's account creations and logins (about 65 CPU-s a
+ * run). The servers the tests start inherit it. The default and the refusal of a low cost outside a test
+ * run are unit-tested (server/plugins/app/password.test.ts).
+ */
+const CHEAP_HASHES = { SCRYPT_COST: '1024' };
+
 /** The PostgreSQL role of the second API pass (see the module doc), if any. */
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL;
 
@@ -76,7 +84,7 @@ function apiProjects(prefix: string, env: Record<string, string> = {}): TestProj
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    env,
+    env: { ...CHEAP_HASHES, ...env },
     globalSetup: 'tests/api/templateDb.ts',
   } as const;
   return [
@@ -127,6 +135,7 @@ export default defineConfig({
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
+          env: CHEAP_HASHES,
           testTimeout: 180_000,
           hookTimeout: 300_000,
           // Two files at a time, in the same group as unit and api, so that both cores stay busy until the

@@ -9,6 +9,8 @@
  *   (or a start that finds one missing) creates them, 8 to 256 characters; when unset, generated, stored as
  *   hashes and printed once. Never applied to an existing account (server/plugins/app/auth.ts);
  * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
+ * - `SCRYPT_COST` (default 16384): scrypt's cost N of new password hashes, a power of two up to 131072;
+ *   from 1024 only when `NODE_ENV=test` (server/plugins/app/password.ts `scryptCost`);
  * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
  * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);
  * - `NODE_ENV` (default unset): `production` is production mode, where the server refuses to start with a
@@ -46,6 +48,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './configError';
 import { chooseKeyDir } from './ledger/keyDir';
+import { scryptCost } from './plugins/app/password';
 import type { S3StoreOptions } from './storage/s3Store';
 import { s3Options, storeKind, type StoreKind } from './storage/storeConfig';
 
@@ -169,6 +172,8 @@ export function parseHosts(value: string | undefined): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR || './data');
   const keyDir = chooseKeyDir(env.LEDGER_KEY_DIR, dataDir);
+  // Refused at start rather than at the first password hash (password.ts reads it at each hash).
+  scryptCost(env);
   return {
     port: int(env.PORT, 8080, 'PORT'),
     host: env.HOST || '127.0.0.1',

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, expectAdminOnly, type GuardedCall, type TestApp } from './helpers';
+import { scryptCost } from '../../server/plugins/app/password';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -101,7 +102,8 @@ describe('POST /dev-api/user/add', () => {
       .select('passwordHash')
       .where('username', '=', username)
       .executeTakeFirstOrThrow();
-    expect(stored.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    // the cost of this run (SCRYPT_COST, vitest.config.ts; 16384 outside tests), r=8, p=1
+    expect(stored.passwordHash.startsWith(`scrypt$${scryptCost()}$8$1$`)).toBe(true);
     const ok = await login(username, 'a long password');
     expect(ok.body.code).toBe(0);
     const info = await t.get('/dev-api/user/info', ok.body.data.token);

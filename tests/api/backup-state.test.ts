@@ -49,6 +49,7 @@ async function script(name: BuiltCommand, args: string[], env: Record<string, st
         DATABASE_URL: t.app.config.databaseUrl ?? '',
         LEDGER_ORIGIN: '',
         NODE_ENV: '',
+        SCRYPT_COST: '', // the test run's cheap cost is refused outside a test run
         ...env,
       },
     });

@@ -518,6 +518,7 @@ describe(`one door: start-up steps and command-line tools (${DB})`, () => {
         DATABASE_URL: url ?? '',
         LEDGER_ORIGIN: '',
         NODE_ENV: '',
+        SCRYPT_COST: '', // the test run's cheap cost is refused outside a test run
       },
     });
     expect(r.stdout).toContain("the restore is recorded in the restored database's audit trail");

@@ -51,6 +51,8 @@ async function refusedStart(env: Record<string, string>): Promise<{ status: numb
         LEDGER_KEY_DIR: '',
         LEDGER_ORIGIN: '',
         NODE_ENV: '',
+        // the test run's cheap cost (vitest.config.ts) is refused outside a test run
+        SCRYPT_COST: '',
         ...env,
       },
     });
@@ -99,17 +101,21 @@ describe('ConfigError', () => {
 });
 
 describe.skipIf(!!process.env.TEST_DATABASE_URL)('a refused configuration: one line, exit status 1', () => {
-  it('malformed LEDGER_WITNESSES, LEDGER_ORIGIN, PORT; an ADMIN_PASSWORD under 8 characters', async () => {
-    const [witnesses, origin, port, password] = await Promise.all([
+  it('malformed LEDGER_WITNESSES, LEDGER_ORIGIN, PORT; an ADMIN_PASSWORD under 8 characters; a test-run SCRYPT_COST in production', async () => {
+    const [witnesses, origin, port, password, cost] = await Promise.all([
       refusedStart({ DATA_DIR: join(work, 'w'), LEDGER_WITNESSES: 'not-a-witness' }),
       refusedStart({ DATA_DIR: join(work, 'o'), LEDGER_ORIGIN: 'Not An Origin!' }),
       refusedStart({ DATA_DIR: join(work, 'p'), PORT: 'eighty' }),
       refusedStart({ DATA_DIR: join(work, 'a'), ADMIN_PASSWORD: 'x' }),
+      refusedStart({ DATA_DIR: join(work, 's'), NODE_ENV: 'production', SCRYPT_COST: '1024' }),
     ]);
     expectOneLine(witnesses, /LEDGER_WITNESSES entry "not-a-witness"/);
     expectOneLine(origin, /LEDGER_ORIGIN must be a URL-like name/);
     expectOneLine(port, /PORT must be a non-negative integer, got "eighty"/);
     expectOneLine(password, /ADMIN_PASSWORD: 8 to 256 characters/);
+    expectOneLine(cost, /SCRYPT_COST must be a power of two from 16384 to 131072 .*got "1024"/);
+    // refused before anything is written
+    expect(existsSync(join(work, 's', 'baas.sqlite'))).toBe(false);
   });
 
   it('a LEDGER_ORIGIN that differs from the stored log origin', async () => {
@@ -185,7 +191,10 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the key directory at start', (
   it('outside production, an old installation keeps signing with its key in DATA_DIR, with one warning', async () => {
     const dataDir = join(work, 'legacy');
     ed25519KeyFile(join(dataDir, KEY_FILE_NAME));
-    const server = await startServerProcess({ dataDir, env: { NODE_ENV: '', LEDGER_KEY_DIR: '' } });
+    const server = await startServerProcess({
+      dataDir,
+      env: { NODE_ENV: '', LEDGER_KEY_DIR: '', SCRYPT_COST: '' },
+    });
     try {
       const out = server.output();
       expect(out.match(/the old default/g)).toHaveLength(1);
@@ -199,7 +208,10 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the key directory at start', (
 
   it('in production, a new installation puts its key in <DATA_DIR>-keys (0700, key 0600)', async () => {
     const dataDir = join(work, 'fresh');
-    const server = await startServerProcess({ dataDir, env: { NODE_ENV: 'production', LEDGER_KEY_DIR: '' } });
+    const server = await startServerProcess({
+      dataDir,
+      env: { NODE_ENV: 'production', LEDGER_KEY_DIR: '', SCRYPT_COST: '' },
+    });
     try {
       const keyDir = `${dataDir}-keys`;
       expect(statSync(keyDir).mode & 0o777).toBe(0o700);

@@ -1,13 +1,41 @@
 /**
  * Password hashing with scrypt (node:crypto; RFC 7914). Stored form:
- * `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`, 16-byte random salt, 64-byte key, N=16384, r=8, p=1.
+ * `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`, 16-byte random salt, 64-byte key, N=16384 (or
+ * `SCRYPT_COST`, see `scryptCost`), r=8, p=1. Each hash keeps its own N, so a hash of any cost verifies.
  * Verification is constant-time (timingSafeEqual).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { Codes } from '../../../common/envelope';
+import { ConfigError } from '../../configError';
 import { apiError } from '../../errors';
 
-const N = 16384;
+/** scrypt's cost N of new hashes when `SCRYPT_COST` is unset. */
+export const DEFAULT_SCRYPT_COST = 16384;
+/** The highest `SCRYPT_COST`: 2^17, OWASP's recommendation for scrypt with r=8 (128 MiB a hash). */
+const MAX_COST = 131072;
+/** The lowest `SCRYPT_COST` of a test run (`NODE_ENV=test`). */
+const MIN_TEST_COST = 1024;
+
+/**
+ * scrypt's cost N of the hashes this process makes: `SCRYPT_COST` from `env`, else 16384. A power of two
+ * from 16384 to 131072; from 1024 only in a test run (`NODE_ENV=test`, which vitest sets), so that the
+ * test suite's thousands of account creations and logins do not each spend 39 ms of CPU (Django's
+ * documentation has tests use a faster password hasher, "Speeding up the tests"). Outside a test run a
+ * cost below 16384 is refused, never used.
+ * @throws ConfigError naming SCRYPT_COST and the allowed values for any other value
+ */
+export function scryptCost(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SCRYPT_COST;
+  if (raw === undefined || raw === '') return DEFAULT_SCRYPT_COST;
+  const n = Number(raw);
+  const min = env.NODE_ENV === 'test' ? MIN_TEST_COST : DEFAULT_SCRYPT_COST;
+  if (!/^\d+$/.test(raw) || n < min || n > MAX_COST || (n & (n - 1)) !== 0)
+    throw new ConfigError(
+      `SCRYPT_COST must be a power of two from ${min} to ${MAX_COST}${min > MIN_TEST_COST ? ` (from ${MIN_TEST_COST} only when NODE_ENV=test)` : ''}, got "${raw}"`,
+    );
+  return n;
+}
+
 const R = 8;
 const P = 1;
 const KEYLEN = 64;
@@ -18,10 +46,11 @@ function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Bu
   );
 }
 
-/** Hashes `password` into the stored form above. */
+/** Hashes `password` into the stored form above, with cost `scryptCost()`. @throws ConfigError (scryptCost) */
 export async function hashPassword(password: string): Promise<string> {
+  const N = scryptCost();
   const salt = randomBytes(16);
-  const key = await derive(password, salt, { N, r: R, p: P });
+  const key = await derive(password, salt, { N, r: R, p: P, maxmem: 256 * N * R });
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
