@@ -10,9 +10,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * server once for all the files it runs, where an isolated file spent seconds importing it again (each test
  * app is still new: tests/api/helpers.ts); `api-isolated` (the API files listed in API_ISOLATED, each in a
  * worker of its own); `api-serial` (the API files listed below, one at a time); `browser` (Playwright
- * driving Chromium (tests/browser/helpers/env.ts `CHROMIUM`) against a real server on loopback, each file its own; long timeouts), two files
- * at a time, without isolation (a worker imports playwright-core once; each file still starts its own
- * server and browser). unit, api, api-isolated and browser share one group of two workers; the api-serial
+ * driving Chromium, tests/browser/helpers/env.ts `CHROMIUM`, against a real server on loopback, each file
+ * its own; long timeouts), two files at a time, without isolation (a worker imports playwright-core once;
+ * each file still starts its own server and browser). unit, api, api-isolated and browser share one group of two workers; the api-serial
  * files run last, alone.
  *
  * With `TEST_POSTGRES_URL` (a PostgreSQL role allowed to create databases, scripts/postgres-test-db.sh),
