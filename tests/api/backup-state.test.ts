@@ -39,7 +39,7 @@ let t: TestApp;
 let origin: string;
 let signed: SignedState;
 
-/** Runs `scripts/<name>.ts` with `env` (DATA_DIR, LEDGER_KEY_DIR, ...); its exit status and output. */
+/** Runs command `name` (its bundle or its sources: `commandArgs`) with `env` (DATA_DIR, LEDGER_KEY_DIR, ...); its exit status and output. */
 async function script(name: BuiltCommand, args: string[], env: Record<string, string>) {
   try {
     const r = await run(process.execPath, commandArgs(name, args), {

@@ -38,7 +38,7 @@ const dataDir = join(work, 'data');
 const PASSWORD = 'backup-test-password';
 let server: ServerProcess | undefined;
 
-/** Runs `scripts/<name>.ts` with DATA_DIR (LEDGER_KEY_DIR: the default `<DATA_DIR>-keys`); resolves with its exit status and output. */
+/** Runs command `name` (its bundle or its sources: `commandArgs`) with DATA_DIR (LEDGER_KEY_DIR: the default `<DATA_DIR>-keys`); resolves with its exit status and output. */
 async function script(name: BuiltCommand, args: string[], data: string, env: Record<string, string> = {}) {
   try {
     const r = await run(process.execPath, commandArgs(name, args), {

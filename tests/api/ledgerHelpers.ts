@@ -89,8 +89,8 @@ export async function ledgerVerifyScript(
 }
 
 /**
- * Runs `npm run ledger:verify` (its bundle or its sources: tests/support/serverProcess.ts `commandArgs`, with `args`) with the variables
- * `vars` over this process's environment. Resolves the exit code and the output (stdout then stderr).
+ * Runs `npm run ledger:verify` (its bundle or its sources: tests/support/serverProcess.ts `commandArgs`),
+ * with `args` and the variables `vars` over this process's environment. Resolves the exit code and the output (stdout then stderr).
  */
 export async function ledgerVerifyProcess(
   vars: Record<string, string>,
